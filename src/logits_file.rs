@@ -1,0 +1,98 @@
+//! Reading one step's logits: a 1-D float32 `.npy` (what numpy and torch users save) or a JSON
+//! array of numbers.
+
+/// Parses `bytes` as `.npy` when they start with the npy magic, as JSON otherwise.
+pub fn parse_logits(bytes: &[u8]) -> Result<Vec<f32>, String> {
+    if bytes.starts_with(b"\x93NUMPY") {
+        parse_npy(bytes)
+    } else {
+        let values: Vec<f64> = serde_json::from_slice(bytes)
+            .map_err(|e| format!("logits are neither a .npy file nor a JSON array of numbers: {e}"))?;
+        check_len(values.into_iter().map(|v| v as f32).collect())
+    }
+}
+
+fn check_len(values: Vec<f32>) -> Result<Vec<f32>, String> {
+    if values.is_empty() {
+        return Err("logits are empty".into());
+    }
+    Ok(values)
+}
+
+fn parse_npy(bytes: &[u8]) -> Result<Vec<f32>, String> {
+    let truncated = || "truncated .npy file".to_string();
+    let major = *bytes.get(6).ok_or_else(truncated)?;
+    let (header_len, start) = match major {
+        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
+        2 | 3 => (u32::from_le_bytes(bytes.get(8..12).ok_or_else(truncated)?.try_into().unwrap()) as usize, 12),
+        v => return Err(format!("unsupported .npy version {v}")),
+    };
+    let header = std::str::from_utf8(bytes.get(start..start + header_len).ok_or_else(truncated)?)
+        .map_err(|_| "the .npy header is not text".to_string())?;
+    let descr = header_value(header, "descr").ok_or("the .npy header has no descr")?;
+    if descr != "'<f4'" {
+        return Err(format!("logits must be float32 ('<f4'), this .npy holds {descr}"));
+    }
+    if header_value(header, "fortran_order") != Some("False") {
+        return Err("Fortran-ordered .npy files are not supported".into());
+    }
+    let shape = header_value(header, "shape").ok_or("the .npy header has no shape")?;
+    let dims: Vec<usize> = shape
+        .trim_matches(|c| c == '(' || c == ')')
+        .split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| s.trim().parse().map_err(|_| format!("bad .npy shape {shape}")))
+        .collect::<Result<_, _>>()?;
+    let [len] = dims[..] else {
+        return Err(format!("logits must be 1-D (one step over the vocabulary), this .npy has shape {shape}"));
+    };
+    let data = &bytes[start + header_len..];
+    if data.len() != len * 4 {
+        return Err(format!("the .npy data holds {} bytes, shape {shape} needs {}", data.len(), len * 4));
+    }
+    check_len(data.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect())
+}
+
+/// The value text of `'key': value` in an npy header dict (tuples kept whole).
+fn header_value<'a>(header: &'a str, key: &str) -> Option<&'a str> {
+    let rest = &header[header.find(&format!("'{key}'"))? + key.len() + 2..];
+    let rest = rest.trim_start().strip_prefix(':')?.trim_start();
+    let end = if rest.starts_with('(') { rest.find(')')? + 1 } else { rest.find([',', '}'])? };
+    Some(rest[..end].trim())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+        let header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}\n");
+        let mut out = b"\x93NUMPY\x01\x00".to_vec();
+        out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+        out.extend_from_slice(header.as_bytes());
+        out.extend_from_slice(data);
+        out
+    }
+
+    #[test]
+    fn reads_a_one_dimensional_float32_npy() {
+        let data: Vec<u8> = [1.5f32, -2.0].iter().flat_map(|x| x.to_le_bytes()).collect();
+        assert_eq!(parse_logits(&npy("<f4", "(2,)", &data)).unwrap(), vec![1.5, -2.0]);
+    }
+
+    #[test]
+    fn refuses_a_two_dimensional_npy_by_its_shape() {
+        let err = parse_logits(&npy("<f4", "(1, 2)", &[0; 8])).unwrap_err();
+        assert!(err.contains("1-D"), "{err}");
+    }
+
+    #[test]
+    fn refuses_float64_by_name() {
+        assert!(parse_logits(&npy("<f8", "(1,)", &[0; 8])).unwrap_err().contains("<f8"));
+    }
+
+    #[test]
+    fn reads_a_json_array() {
+        assert_eq!(parse_logits(b"[3, 2, 2, 1]").unwrap(), vec![3.0, 2.0, 2.0, 1.0]);
+    }
+}

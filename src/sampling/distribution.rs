@@ -1,0 +1,138 @@
+//! Next-token distributions over a vocabulary, and how far apart two of them are.
+
+use serde::Serialize;
+
+/// A distribution stored by its support: `(token id, probability)`, most probable first
+/// (ties by id). Every listed token is *kept*: a draw can land on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Distribution {
+    pub vocab: usize,
+    pub support: Vec<(u32, f64)>,
+}
+
+impl Distribution {
+    /// Normalises non-negative weights; zero weights are not kept.
+    pub fn from_weights(weights: impl IntoIterator<Item = (u32, f64)>, vocab: usize) -> Self {
+        let mut support: Vec<(u32, f64)> = weights.into_iter().filter(|(_, w)| *w > 0.0).collect();
+        let total: f64 = support.iter().map(|(_, w)| w).sum();
+        support.iter_mut().for_each(|(_, w)| *w /= total);
+        support.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        Distribution { vocab, support }
+    }
+
+    /// softmax over the finite scores: every finite score is kept, as torch's multinomial can
+    /// draw any of them.
+    pub fn softmax_of_finite(scores: &[f32]) -> Self {
+        let logp = log_softmax_f64(scores);
+        let mut support: Vec<(u32, f64)> = scores
+            .iter()
+            .zip(logp)
+            .enumerate()
+            .filter(|(_, (s, _))| s.is_finite())
+            .map(|(i, (_, l))| (i as u32, l.exp()))
+            .collect();
+        support.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        Distribution { vocab: scores.len(), support }
+    }
+
+    pub fn one_hot(token: usize, vocab: usize) -> Self {
+        Distribution { vocab, support: vec![(token as u32, 1.0)] }
+    }
+
+    pub fn kept(&self) -> usize {
+        self.support.len()
+    }
+
+    /// Dense probabilities over the whole vocabulary.
+    pub fn dense(&self) -> Vec<f64> {
+        let mut p = vec![0.0; self.vocab];
+        for &(i, q) in &self.support {
+            p[i as usize] = q;
+        }
+        p
+    }
+
+    pub fn prob(&self, token: u32) -> f64 {
+        self.support.iter().find(|(i, _)| *i == token).map_or(0.0, |(_, p)| *p)
+    }
+
+    /// Entropy in nats.
+    pub fn entropy(&self) -> f64 {
+        -self.support.iter().filter(|(_, p)| *p > 0.0).map(|(_, p)| p * p.ln()).sum::<f64>()
+    }
+}
+
+/// log-softmax in f64 of f32 scores; −inf scores get −inf.
+pub fn log_softmax_f64(scores: &[f32]) -> Vec<f64> {
+    let max = scores.iter().cloned().fold(f32::NEG_INFINITY, f32::max) as f64;
+    let sum: f64 = scores.iter().map(|&s| (s as f64 - max).exp()).sum();
+    let log_sum = sum.ln() + max;
+    scores.iter().map(|&s| s as f64 - log_sum).collect()
+}
+
+/// How a port's distribution differs from transformers'.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Comparison {
+    /// Total variation distance, ½ Σ |p_hf − p_port|.
+    pub tv: f64,
+    pub max_abs_diff: f64,
+    /// Probability the port puts on tokens transformers never draws.
+    pub mass_outside_hf: f64,
+    /// Tokens transformers keeps and the port drops, most probable (under hf) first.
+    pub only_hf: TokenList,
+    /// Tokens the port keeps and transformers drops, most probable (under the port) first.
+    pub only_port: TokenList,
+}
+
+/// A possibly long list of token ids: its length, and the first [`TokenList::SHOWN`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TokenList {
+    pub count: usize,
+    pub first: Vec<u32>,
+}
+
+impl TokenList {
+    pub const SHOWN: usize = 20;
+
+    fn of(d: &Distribution, other: &[f64]) -> Self {
+        let ids: Vec<u32> = d.support.iter().filter(|(i, _)| other[*i as usize] == 0.0).map(|(i, _)| *i).collect();
+        TokenList { count: ids.len(), first: ids.into_iter().take(Self::SHOWN).collect() }
+    }
+}
+
+pub fn total_variation(a: &Distribution, b: &Distribution) -> f64 {
+    let (da, db) = (a.dense(), b.dense());
+    0.5 * da.iter().zip(&db).map(|(x, y)| (x - y).abs()).sum::<f64>()
+}
+
+pub fn compare(hf: &Distribution, port: &Distribution) -> Comparison {
+    let (dh, dp) = (hf.dense(), port.dense());
+    let diffs = dh.iter().zip(&dp).map(|(x, y)| (x - y).abs());
+    Comparison {
+        tv: 0.5 * diffs.clone().sum::<f64>(),
+        max_abs_diff: diffs.fold(0.0, f64::max),
+        mass_outside_hf: port.support.iter().filter(|(i, _)| dh[*i as usize] == 0.0).map(|(_, p)| p).sum(),
+        only_hf: TokenList::of(hf, &dp),
+        only_port: TokenList::of(port, &dh),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn total_variation_of_disjoint_supports_is_one() {
+        let a = Distribution::one_hot(0, 3);
+        let b = Distribution::one_hot(2, 3);
+        assert_eq!(total_variation(&a, &b), 1.0);
+    }
+
+    #[test]
+    fn mass_outside_counts_only_tokens_hf_never_draws() {
+        let hf = Distribution::from_weights([(0, 1.0)], 3);
+        let port = Distribution::from_weights([(0, 0.75), (1, 0.25)], 3);
+        let c = compare(&hf, &port);
+        assert_eq!((c.tv, c.mass_outside_hf, c.only_port.count), (0.25, 0.25, 1));
+    }
+}

@@ -1,0 +1,284 @@
+//! What transformers' `generate()` samples from: its processors, in its order, with its math.
+//!
+//! Scores stay f32 wherever transformers keeps them f32 (penalty, temperature, top-k), so that
+//! ties are the ties torch sees. Mass thresholds (top-p, min-p, typical, epsilon, eta) are
+//! evaluated in f64; a decision that lies within float noise of its threshold, or a cut through
+//! a group of tied tokens (torch's unstable sort decides those), is recorded as an [`Ambiguity`].
+
+use super::distribution::{log_softmax_f64, Distribution};
+use super::rules;
+use super::params::EffectiveParams;
+use super::pyvalue::PyValue;
+use serde::Serialize;
+
+/// One of transformers' logits processors.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Processor {
+    RepetitionPenalty(f32),
+    NoRepeatNGram(usize),
+    Temperature(f64),
+    TopK(usize),
+    TopP(f64),
+    MinP(f64),
+    Typical(f64),
+    Epsilon(f64),
+    Eta(f64),
+}
+
+impl Processor {
+    /// transformers' class name, as `generate()` lists it.
+    pub fn class_name(&self) -> &'static str {
+        match self {
+            Processor::RepetitionPenalty(_) => "RepetitionPenaltyLogitsProcessor",
+            Processor::NoRepeatNGram(_) => "NoRepeatNGramLogitsProcessor",
+            Processor::Temperature(_) => "TemperatureLogitsWarper",
+            Processor::TopK(_) => "TopKLogitsWarper",
+            Processor::TopP(_) => "TopPLogitsWarper",
+            Processor::MinP(_) => "MinPLogitsWarper",
+            Processor::Typical(_) => "TypicalLogitsWarper",
+            Processor::Epsilon(_) => "EpsilonLogitsWarper",
+            Processor::Eta(_) => "EtaLogitsWarper",
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        let arg = match self {
+            Processor::RepetitionPenalty(x) => super::pyvalue::float_repr(f64::from(*x)),
+            Processor::NoRepeatNGram(n) | Processor::TopK(n) => n.to_string(),
+            Processor::Temperature(x) | Processor::TopP(x) | Processor::MinP(x) | Processor::Typical(x) | Processor::Epsilon(x) | Processor::Eta(x) => {
+                super::pyvalue::float_repr(*x)
+            }
+        };
+        format!("{}({arg})", self.class_name())
+    }
+
+    /// Warpers only run when sampling; the others also shape greedy decoding.
+    pub fn is_warper(&self) -> bool {
+        !matches!(self, Processor::RepetitionPenalty(_) | Processor::NoRepeatNGram(_))
+    }
+}
+
+/// A decision torch may take differently for reasons of floating point or sort order.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Ambiguity {
+    pub processor: &'static str,
+    pub reason: String,
+}
+
+/// transformers' sampling pipeline for one set of effective parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HfSampling {
+    pub processors: Vec<Processor>,
+    pub do_sample: bool,
+}
+
+/// The result of running the pipeline on one set of logits.
+#[derive(Clone, Debug)]
+pub struct HfOutcome {
+    /// Processed scores as `output_scores` returns them (−inf where removed).
+    pub scores: Vec<f32>,
+    pub distribution: Distribution,
+    pub ambiguities: Vec<Ambiguity>,
+}
+
+impl HfSampling {
+    /// `_get_logits_processor` with the checks of each processor's constructor, in the order
+    /// transformers runs them, so the first error raised is the one transformers raises.
+    pub fn from_params(p: &EffectiveParams) -> Result<Self, String> {
+        let mut processors = Vec::new();
+        let penalty = p.get("repetition_penalty");
+        if penalty.number().is_some_and(|x| x != 1.0) {
+            if !penalty.is_float() || !(penalty.number().unwrap() > 0.0) {
+                return Err(format!("`penalty` has to be a strictly positive float, but is {}", penalty.repr()));
+            }
+            processors.push(Processor::RepetitionPenalty(penalty.number().unwrap() as f32));
+        }
+        let ngram = p.get("no_repeat_ngram_size");
+        if ngram.number().is_some_and(|x| x > 0.0) {
+            if !ngram.is_int() {
+                return Err(format!("`ngram_size` has to be a strictly positive integer, but is {}", ngram.repr()));
+            }
+            processors.push(Processor::NoRepeatNGram(ngram.number().unwrap() as usize));
+        }
+        let do_sample = p.get("do_sample").truthy();
+        if do_sample {
+            push_warpers(p, &mut processors)?;
+        }
+        Ok(HfSampling { processors, do_sample })
+    }
+
+    pub fn describe(&self) -> String {
+        let steps: Vec<String> = self.processors.iter().map(Processor::describe).collect();
+        let pipeline = if steps.is_empty() { "no processors".to_string() } else { steps.join(" → ") };
+        let draw = if self.do_sample { "softmax → multinomial" } else { "argmax" };
+        format!("{pipeline} → {draw}")
+    }
+
+    pub fn temperature(&self) -> f64 {
+        self.processors
+            .iter()
+            .find_map(|p| match p {
+                Processor::Temperature(t) => Some(*t),
+                _ => None,
+            })
+            .unwrap_or(1.0)
+    }
+
+    /// Runs the processors on raw logits; `context` is the whole `input_ids`, prompt included.
+    pub fn apply(&self, logits: &[f32], context: &[u32]) -> HfOutcome {
+        let mut scores = logits.to_vec();
+        let mut ambiguities = Vec::new();
+        for processor in &self.processors {
+            apply_processor(processor, &mut scores, context, &mut ambiguities);
+        }
+        let distribution = if self.do_sample {
+            Distribution::softmax_of_finite(&scores)
+        } else {
+            Distribution::one_hot(torch_argmax(&scores), scores.len())
+        };
+        HfOutcome { scores, distribution, ambiguities }
+    }
+}
+
+/// The sampling warpers, in `_get_logits_processor`'s order and with its conditions.
+fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<(), String> {
+    let temperature = p.get("temperature");
+    if temperature.number().is_some_and(|t| t != 1.0) {
+        let t = temperature.number().unwrap();
+        if !temperature.is_float() || !(t > 0.0) {
+            let mut msg = format!(
+                "`temperature` (={}) has to be a strictly positive float, otherwise your next token scores will be invalid.",
+                temperature.repr()
+            );
+            if temperature.is_float() && t == 0.0 {
+                msg.push_str(" If you're looking for greedy decoding strategies, set `do_sample=False`.");
+            }
+            return Err(msg);
+        }
+        processors.push(Processor::Temperature(t));
+    }
+    let top_k = p.get("top_k");
+    if top_k.number().is_some_and(|k| k != 0.0) {
+        let k = top_k.number().unwrap();
+        if !top_k.is_int() || k <= 0.0 {
+            return Err(format!("`top_k` has to be a strictly positive integer, but is {}", top_k.repr()));
+        }
+        processors.push(Processor::TopK(k as usize));
+    }
+    let top_p = p.get("top_p");
+    if top_p.number().is_some_and(|x| x < 1.0) {
+        let x = top_p.number().unwrap();
+        if x < 0.0 {
+            return Err(format!("`top_p` has to be a float > 0 and < 1, but is {}", top_p.float_repr()));
+        }
+        processors.push(Processor::TopP(x));
+    }
+    let min_p = p.get("min_p");
+    if let Some(x) = min_p.number() {
+        if !(0.0..=1.0).contains(&x) {
+            return Err(format!("`min_p` has to be a float in the [0, 1] interval, but is {}", min_p.repr()));
+        }
+        processors.push(Processor::MinP(x));
+    }
+    let typical = p.get("typical_p");
+    if typical.number().is_some_and(|x| x < 1.0) {
+        let x = typical.number().unwrap();
+        if !(x > 0.0) {
+            return Err(format!("`typical_p` has to be a float > 0 and < 1, but is {}", typical.float_repr()));
+        }
+        processors.push(Processor::Typical(x));
+    }
+    let in_open_unit = |v: PyValue| v.number().filter(|x| *x > 0.0 && *x < 1.0);
+    if let Some(e) = in_open_unit(p.get("epsilon_cutoff")) {
+        processors.push(Processor::Epsilon(e));
+    }
+    if let Some(e) = in_open_unit(p.get("eta_cutoff")) {
+        processors.push(Processor::Eta(e));
+    }
+    Ok(())
+}
+
+fn apply_processor(processor: &Processor, scores: &mut [f32], context: &[u32], amb: &mut Vec<Ambiguity>) {
+    let kept = match *processor {
+        Processor::RepetitionPenalty(penalty) => return repetition_penalty(scores, penalty, context),
+        Processor::NoRepeatNGram(n) => return ban_ngrams(scores, context, n),
+        // torch divides the f32 scores by the f32-rounded temperature.
+        Processor::Temperature(t) => return scores.iter_mut().for_each(|s| *s /= t as f32),
+        // Top-k compares the f32 scores themselves: ties are exact equalities of scores.
+        Processor::TopK(k) => rules::top_k(&scores.iter().map(|s| f64::from(*s)).collect::<Vec<_>>(), k),
+        Processor::TopP(p) => rules::top_p(&probs_f64(scores), p),
+        Processor::MinP(m) => rules::min_p(&probs_f64(scores), m),
+        Processor::Typical(mass) => rules::typical(&probs_f64(scores), mass),
+        Processor::Epsilon(e) => rules::epsilon(&probs_f64(scores), e),
+        Processor::Eta(e) => rules::eta(&probs_f64(scores), e),
+    };
+    let name = processor.class_name();
+    amb.extend(kept.notes.into_iter().map(|reason| Ambiguity { processor: name, reason }));
+    scores.iter_mut().zip(kept.mask).filter(|(_, k)| !k).for_each(|(s, _)| *s = f32::NEG_INFINITY);
+}
+
+/// Each distinct context id once: negative scores are multiplied, others divided (as torch).
+pub fn repetition_penalty(scores: &mut [f32], penalty: f32, context: &[u32]) {
+    let mut seen = vec![false; scores.len()];
+    for &id in context {
+        let i = id as usize;
+        if i < scores.len() && !seen[i] {
+            seen[i] = true;
+            let s = scores[i];
+            scores[i] = if s < 0.0 { s * penalty } else { s / penalty };
+        }
+    }
+}
+
+/// `NoRepeatNGramLogitsProcessor`: bans every token that would repeat an n-gram of `context`.
+pub fn ban_ngrams(scores: &mut [f32], context: &[u32], n: usize) {
+    for id in banned_ngram_tokens(context, n) {
+        if let Some(s) = scores.get_mut(id as usize) {
+            *s = f32::NEG_INFINITY;
+        }
+    }
+}
+
+/// Tokens that would repeat an n-gram of `context`: the last token of every n-gram whose first
+/// n−1 tokens equal the context's last n−1.
+pub fn banned_ngram_tokens(context: &[u32], n: usize) -> Vec<u32> {
+    if n == 0 || context.len() < n {
+        return Vec::new();
+    }
+    let prefix = &context[context.len() + 1 - n..];
+    context.windows(n).filter(|w| &w[..n - 1] == prefix).map(|w| w[n - 1]).collect()
+}
+
+/// `torch.argmax`: the first maximum, and a NaN beats every number.
+pub fn torch_argmax(scores: &[f32]) -> usize {
+    if let Some(i) = scores.iter().position(|s| s.is_nan()) {
+        return i;
+    }
+    let mut best = 0;
+    for (i, s) in scores.iter().enumerate() {
+        if *s > scores[best] {
+            best = i;
+        }
+    }
+    best
+}
+
+fn probs_f64(scores: &[f32]) -> Vec<f64> {
+    log_softmax_f64(scores).into_iter().map(f64::exp).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ngram_bans_the_continuations_of_the_last_prefix() {
+        assert_eq!(banned_ngram_tokens(&[1, 0, 2, 1, 0, 3, 1], 2), vec![0, 0]);
+        assert_eq!(banned_ngram_tokens(&[5, 6], 3), Vec::<u32>::new());
+    }
+
+    #[test]
+    fn argmax_takes_the_first_maximum() {
+        assert_eq!(torch_argmax(&[1.0, 4.0, 4.0, 0.0]), 1);
+    }
+}

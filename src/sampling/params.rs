@@ -1,0 +1,255 @@
+//! `generate()` sampling arguments and how transformers resolves them.
+//!
+//! Three states matter per argument: not passed (the model's `generation_config.json`, then the
+//! global default fills it), passed as `None` (kept as None: `top_k=None` removes top-k), and a
+//! value. transformers' priority is kwargs > generation_config.json > global defaults, where the
+//! lower layers only fill fields that are still None.
+
+use super::pyvalue::PyValue;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// The sampling fields sampling-lab models, in the order transformers' processors use them.
+pub const FIELDS: [&str; 10] = [
+    "do_sample",
+    "temperature",
+    "top_k",
+    "top_p",
+    "min_p",
+    "typical_p",
+    "epsilon_cutoff",
+    "eta_cutoff",
+    "repetition_penalty",
+    "no_repeat_ngram_size",
+];
+
+/// `GenerationConfig._get_default_generation_params()` for [`FIELDS`]; min_p has no default.
+fn global_default(field: &str) -> PyValue {
+    match field {
+        "do_sample" => PyValue::Bool(false),
+        "temperature" | "top_p" | "typical_p" | "repetition_penalty" => PyValue::Float(1.0),
+        "top_k" => PyValue::Int(50),
+        "epsilon_cutoff" | "eta_cutoff" => PyValue::Float(0.0),
+        "no_repeat_ngram_size" => PyValue::Int(0),
+        _ => PyValue::None,
+    }
+}
+
+/// Keys a `generate()` call may carry that do not change the next-token distribution.
+const ACCEPTED_EXTRA: [&str; 2] = ["max_new_tokens", "seed"];
+
+/// Keyword arguments of one `generate()` call: a field absent from the map was not passed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GenerateArgs {
+    passed: Vec<(&'static str, PyValue)>,
+    pub seed: Option<u64>,
+    pub max_new_tokens: Option<usize>,
+}
+
+impl GenerateArgs {
+    /// Parses the JSON of keyword arguments as a Python user writes them.
+    pub fn from_json(value: &Value) -> Result<Self, String> {
+        let map = value.as_object().ok_or("params must be a JSON object of generate() keyword arguments")?;
+        let mut args = GenerateArgs::default();
+        for (key, value) in map {
+            if let Some(field) = FIELDS.iter().find(|f| **f == key) {
+                args.passed.push((field, PyValue::from_json(key, value)?));
+            } else if key == "seed" {
+                args.seed = Some(value.as_u64().ok_or("`seed` must be a non-negative integer")?);
+            } else if key == "max_new_tokens" {
+                args.max_new_tokens =
+                    Some(value.as_u64().ok_or("`max_new_tokens` must be a positive integer")? as usize);
+            } else {
+                return Err(format!(
+                    "unknown generate() argument `{key}`; supported: {}, {}",
+                    FIELDS.join(", "),
+                    ACCEPTED_EXTRA.join(", ")
+                ));
+            }
+        }
+        Ok(args)
+    }
+
+    pub fn from_json_str(text: &str) -> Result<Self, String> {
+        let value: Value = serde_json::from_str(text).map_err(|e| format!("params are not valid JSON: {e}"))?;
+        Self::from_json(&value)
+    }
+
+    /// `Some(value)` if passed (possibly `PyValue::None`), `None` if not passed.
+    pub fn get(&self, field: &str) -> Option<PyValue> {
+        self.passed.iter().find(|(f, _)| *f == field).map(|(_, v)| *v)
+    }
+
+    pub fn set(&mut self, field: &'static str, value: PyValue) {
+        self.passed.retain(|(f, _)| *f != field);
+        self.passed.push((field, value));
+    }
+}
+
+/// The sampling fields of a model's `generation_config.json`; other keys are ignored, and a
+/// `null` is the same as an absent key, as in `GenerationConfig.from_dict`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GenerationConfig {
+    values: Vec<(&'static str, PyValue)>,
+}
+
+impl GenerationConfig {
+    pub fn from_json(value: &Value) -> Result<Self, String> {
+        let map = value.as_object().ok_or("generation_config.json must be a JSON object")?;
+        let mut values = Vec::new();
+        for field in FIELDS {
+            if let Some(v) = map.get(field) {
+                values.push((field, PyValue::from_json(field, v)?));
+            }
+        }
+        Ok(GenerationConfig { values })
+    }
+
+    pub fn from_json_str(text: &str) -> Result<Self, String> {
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| format!("generation_config.json is not valid JSON: {e}"))?;
+        Self::from_json(&value)
+    }
+
+    fn get(&self, field: &str) -> PyValue {
+        self.values.iter().find(|(f, _)| *f == field).map_or(PyValue::None, |(_, v)| *v)
+    }
+}
+
+/// Where an effective value came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    Passed,
+    GenerationConfig,
+    Default,
+}
+
+/// The parameters `generate()` actually runs with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EffectiveParams {
+    values: Vec<(&'static str, PyValue, Source)>,
+}
+
+impl EffectiveParams {
+    /// transformers' `_prepare_generation_config`: the model config fills fields still None, then
+    /// the global defaults do, then the kwargs overwrite (a passed None stays None).
+    pub fn resolve(args: &GenerateArgs, config: Option<&GenerationConfig>) -> Self {
+        let values = FIELDS
+            .iter()
+            .map(|&field| {
+                if let Some(v) = args.get(field) {
+                    return (field, v, Source::Passed);
+                }
+                let from_config = config.map_or(PyValue::None, |c| c.get(field));
+                if !from_config.is_none() {
+                    (field, from_config, Source::GenerationConfig)
+                } else {
+                    (field, global_default(field), Source::Default)
+                }
+            })
+            .collect();
+        EffectiveParams { values }
+    }
+
+    pub fn get(&self, field: &str) -> PyValue {
+        self.values.iter().find(|(f, ..)| *f == field).map_or(PyValue::None, |(_, v, _)| *v)
+    }
+
+    pub fn source(&self, field: &str) -> Source {
+        self.values.iter().find(|(f, ..)| *f == field).map_or(Source::Default, |(.., s)| *s)
+    }
+
+    pub fn values_json(&self) -> Map<String, Value> {
+        self.values.iter().map(|(f, v, _)| (f.to_string(), v.to_json())).collect()
+    }
+
+    pub fn sources_json(&self) -> Map<String, Value> {
+        self.values
+            .iter()
+            .map(|(f, _, s)| (f.to_string(), serde_json::to_value(s).expect("Source serializes")))
+            .collect()
+    }
+
+    /// transformers' `GenerationConfig.validate` notes for flags greedy decoding ignores: they are
+    /// logged, not raised.
+    pub fn warnings(&self) -> Vec<String> {
+        if self.get("do_sample") == PyValue::Bool(true) {
+            return Vec::new();
+        }
+        let ignored = |field: &str, neutral: Option<f64>| {
+            let v = self.get(field);
+            let set = match neutral {
+                Some(n) => v.number().is_some_and(|x| x != n),
+                None => !v.is_none(),
+            };
+            set && self.source(field) != Source::Default
+        };
+        let checks: [(&str, Option<f64>); 7] = [
+            ("temperature", Some(1.0)),
+            ("top_p", Some(1.0)),
+            ("min_p", None),
+            ("typical_p", Some(1.0)),
+            ("top_k", Some(50.0)),
+            ("epsilon_cutoff", Some(0.0)),
+            ("eta_cutoff", Some(0.0)),
+        ];
+        checks
+            .iter()
+            .filter(|(field, neutral)| ignored(field, *neutral))
+            .map(|(field, _)| {
+                format!(
+                    "`do_sample` is not set to `True`. However, `{field}` is set to `{}` -- this flag is only used in \
+                     sample-based generation modes. You should set `do_sample=True` or unset `{field}`.",
+                    self.get(field).repr()
+                )
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn resolve(kwargs: Value, config: Option<Value>) -> EffectiveParams {
+        let args = GenerateArgs::from_json(&kwargs).unwrap();
+        let config = config.map(|c| GenerationConfig::from_json(&c).unwrap());
+        EffectiveParams::resolve(&args, config.as_ref())
+    }
+
+    #[test]
+    fn absent_top_k_becomes_the_implicit_fifty() {
+        let p = resolve(json!({"do_sample": true, "temperature": 0.7}), None);
+        assert_eq!(p.get("top_k"), PyValue::Int(50));
+        assert_eq!(p.source("top_k"), Source::Default);
+    }
+
+    #[test]
+    fn top_k_passed_as_none_stays_none_even_over_a_model_config() {
+        let p = resolve(json!({"top_k": null}), Some(json!({"top_k": 20})));
+        assert_eq!(p.get("top_k"), PyValue::None);
+        assert_eq!(p.source("top_k"), Source::Passed);
+    }
+
+    #[test]
+    fn model_config_fills_what_kwargs_leave_out() {
+        let p = resolve(json!({"temperature": 0.9}), Some(json!({"temperature": 0.6, "top_p": 0.95})));
+        assert_eq!(p.get("temperature"), PyValue::Float(0.9));
+        assert_eq!((p.get("top_p"), p.source("top_p")), (PyValue::Float(0.95), Source::GenerationConfig));
+    }
+
+    #[test]
+    fn unknown_arguments_are_refused_by_name() {
+        let err = GenerateArgs::from_json(&json!({"topk": 5})).unwrap_err();
+        assert!(err.contains("`topk`"), "{err}");
+    }
+
+    #[test]
+    fn greedy_with_a_temperature_warns_like_transformers() {
+        let p = resolve(json!({"temperature": 0.7}), None);
+        assert_eq!(p.warnings().len(), 1);
+        assert!(p.warnings()[0].contains("`temperature` is set to `0.7`"));
+    }
+}

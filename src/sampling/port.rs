@@ -1,0 +1,183 @@
+//! A candle `LogitsProcessor` set-up, the exact distribution it draws from, and real draws.
+//!
+//! The exact distribution is computed with candle's own tensor ops for the probabilities and a
+//! line-by-line mirror of `LogitsProcessor`'s truncation (same `select_nth_unstable_by`, same
+//! stable sort, same f32 sums), so it is bit-for-bit the weights candle hands to
+//! `WeightedIndex`. Monte Carlo draws then run the real `LogitsProcessor` to check the mirror.
+
+use super::distribution::Distribution;
+use super::hf::ban_ngrams;
+use super::steps::{apply_steps, ProbStep};
+use candle_core::{Device, Tensor};
+use candle_transformers::generation::{LogitsProcessor, Sampling};
+use rand::distr::weighted::WeightedIndex;
+
+/// How much of the context a repetition penalty looks at.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PenaltyWindow {
+    /// The last n tokens, as candle's examples do (`repeat_last_n = 64`).
+    Last(usize),
+    /// Every token, prompt included, as transformers does.
+    Whole,
+}
+
+/// Everything a candle program does to one step's logits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CandlePort {
+    pub sampling: Sampling,
+    /// The `sample_f` closure, as a list of steps; empty means plain `sample()`.
+    pub steps: Vec<ProbStep>,
+    /// `candle_transformers::utils::apply_repeat_penalty` before sampling.
+    pub penalty: Option<(f32, PenaltyWindow)>,
+    /// n-gram bans applied to the logits before sampling (candle has no built-in for it).
+    pub ban_ngrams: Option<usize>,
+}
+
+impl CandlePort {
+    pub fn plain(sampling: Sampling) -> Self {
+        CandlePort { sampling, steps: Vec::new(), penalty: None, ban_ngrams: None }
+    }
+
+    /// The logits tensor handed to `LogitsProcessor`, after penalty and bans.
+    pub fn prepared_logits(&self, logits: &[f32], context: &[u32]) -> Result<Tensor, String> {
+        let tensor = Tensor::from_slice(logits, logits.len(), &Device::Cpu).map_err(|e| e.to_string())?;
+        let tensor = match self.penalty {
+            Some((penalty, window)) => {
+                let ids = match window {
+                    PenaltyWindow::Last(n) => &context[context.len().saturating_sub(n)..],
+                    PenaltyWindow::Whole => context,
+                };
+                candle_transformers::utils::apply_repeat_penalty(&tensor, penalty, ids).map_err(|e| e.to_string())?
+            }
+            None => tensor,
+        };
+        match self.ban_ngrams {
+            Some(n) => {
+                let mut values: Vec<f32> = tensor.to_vec1().map_err(|e| e.to_string())?;
+                ban_ngrams(&mut values, context, n);
+                Tensor::from_vec(values, logits.len(), &Device::Cpu).map_err(|e| e.to_string())
+            }
+            None => Ok(tensor),
+        }
+    }
+
+    /// The exact distribution one draw comes from, or the error candle would return.
+    pub fn distribution(&self, logits: &[f32], context: &[u32]) -> Result<Distribution, String> {
+        let tensor = self.prepared_logits(logits, context)?;
+        let vocab = logits.len();
+        let temperature = match self.sampling {
+            Sampling::ArgMax => {
+                let token: u32 = tensor.argmax(0).and_then(|t| t.to_scalar()).map_err(|e| e.to_string())?;
+                return Ok(Distribution::one_hot(token as usize, vocab));
+            }
+            Sampling::GumbelSoftmax { .. } => return Err("GumbelSoftmax has no exact distribution".into()),
+            Sampling::All { temperature }
+            | Sampling::TopK { temperature, .. }
+            | Sampling::TopP { temperature, .. }
+            | Sampling::TopKThenTopP { temperature, .. } => temperature,
+        };
+        let mut prs = candle_probs(&tensor, temperature)?;
+        apply_steps(&self.steps, &mut prs);
+        let weights = candle_selection(&self.sampling, prs);
+        let just_weights: Vec<f32> = weights.iter().map(|(_, w)| *w).collect();
+        WeightedIndex::new(&just_weights).map_err(|e| e.to_string())?;
+        Ok(Distribution::from_weights(weights.into_iter().map(|(i, w)| (i, f64::from(w))), vocab))
+    }
+
+    pub fn processor(&self, seed: u64) -> LogitsProcessor {
+        LogitsProcessor::from_sampling(seed, self.sampling.clone())
+    }
+
+    /// One draw with the real `LogitsProcessor`, closure included.
+    pub fn draw(&self, processor: &mut LogitsProcessor, prepared: &Tensor) -> Result<u32, String> {
+        processor.sample_f(prepared, |prs| apply_steps(&self.steps, prs)).map_err(|e| e.to_string())
+    }
+}
+
+/// candle's probabilities: `softmax_last_dim(logits / T)` with candle's own ops.
+fn candle_probs(logits: &Tensor, temperature: f64) -> Result<Vec<f32>, String> {
+    let scaled = (logits / temperature).map_err(|e| e.to_string())?;
+    candle_nn::ops::softmax_last_dim(&scaled).and_then(|t| t.to_vec1()).map_err(|e| e.to_string())
+}
+
+/// The `(token, weight)` pairs `LogitsProcessor` hands to `WeightedIndex` for `sampling`.
+fn candle_selection(sampling: &Sampling, mut prs: Vec<f32>) -> Vec<(u32, f32)> {
+    let all = |prs: Vec<f32>| prs.into_iter().enumerate().map(|(i, p)| (i as u32, p)).collect();
+    match *sampling {
+        Sampling::TopP { p, .. } if p > 0.0 && p < 1.0 => {
+            candle_topp(&mut prs, p as f32);
+            all(prs)
+        }
+        Sampling::TopK { k, .. } if k < prs.len() => {
+            let indices = candle_topk_indices(&prs, k);
+            indices.iter().map(|&i| (i as u32, prs[i])).collect()
+        }
+        Sampling::TopKThenTopP { k, p, .. } => {
+            if k >= prs.len() {
+                candle_topp(&mut prs, p as f32);
+                return all(prs);
+            }
+            let indices = candle_topk_indices(&prs, k);
+            let mut sub: Vec<f32> = indices.iter().map(|&i| prs[i]).collect();
+            let sum_p = sub.iter().sum::<f32>();
+            let p = p as f32;
+            // candle skips the nucleus when p reaches the *un-renormalised* top-k mass.
+            if !(p <= 0.0 || p >= sum_p) {
+                candle_topp(&mut sub, p);
+            }
+            indices.iter().zip(sub).map(|(&i, w)| (i as u32, w)).collect()
+        }
+        _ => all(prs),
+    }
+}
+
+/// `LogitsProcessor::sample_topk`'s choice: exactly k indices, ties broken by the selection.
+fn candle_topk_indices(prs: &[f32], k: usize) -> Vec<usize> {
+    let mut argsort_indices = (0..prs.len()).collect::<Vec<_>>();
+    let (indices, _, _) = argsort_indices.select_nth_unstable_by(k, |&i, &j| prs[j].total_cmp(&prs[i]));
+    indices.to_vec()
+}
+
+/// `LogitsProcessor::sample_topp`: zero every token once the absolute mass before it reaches p.
+fn candle_topp(prs: &mut [f32], top_p: f32) {
+    let mut argsort_indices = (0..prs.len()).collect::<Vec<_>>();
+    argsort_indices.sort_by(|&i, &j| prs[j].total_cmp(&prs[i]));
+    let mut cumsum = 0.;
+    for index in &argsort_indices {
+        if cumsum >= top_p {
+            prs[*index] = 0.0;
+        } else {
+            cumsum += prs[*index];
+        }
+    }
+}
+
+/// Describes a `Sampling` as Rust source.
+pub fn sampling_text(s: &Sampling) -> String {
+    match s {
+        Sampling::ArgMax => "Sampling::ArgMax".into(),
+        Sampling::All { temperature } => format!("Sampling::All {{ temperature: {} }}", rust_f64(*temperature)),
+        Sampling::TopK { k, temperature } => format!("Sampling::TopK {{ k: {k}, temperature: {} }}", rust_f64(*temperature)),
+        Sampling::TopP { p, temperature } => {
+            format!("Sampling::TopP {{ p: {}, temperature: {} }}", rust_f64(*p), rust_f64(*temperature))
+        }
+        Sampling::TopKThenTopP { k, p, temperature } => format!(
+            "Sampling::TopKThenTopP {{ k: {k}, p: {}, temperature: {} }}",
+            rust_f64(*p),
+            rust_f64(*temperature)
+        ),
+        Sampling::GumbelSoftmax { temperature } => {
+            format!("Sampling::GumbelSoftmax {{ temperature: {} }}", rust_f64(*temperature))
+        }
+    }
+}
+
+/// An f64 literal as Rust source (always with a decimal point).
+pub fn rust_f64(x: f64) -> String {
+    let s = format!("{x:?}");
+    if s.contains(['.', 'e', 'N', 'i']) {
+        s
+    } else {
+        format!("{s}.0")
+    }
+}

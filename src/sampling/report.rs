@@ -1,0 +1,285 @@
+//! One next-token step seen three ways — transformers (hf), the literal candle port, the corrected
+//! candle port — with the figures that say how far apart they are. This is the JSON that
+//! `sampling-lab inspect` prints and the page shows.
+
+use super::corrected::corrected_port;
+use super::distribution::{compare, Comparison, Distribution};
+use super::hf::{Ambiguity, HfSampling, Processor};
+use super::literal::LiteralPort;
+use super::monte_carlo::{draw_counts, summarize, Draws};
+use super::params::{EffectiveParams, GenerateArgs, GenerationConfig, Source};
+use super::port::{sampling_text, CandlePort};
+use super::steps::ProbStep;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// A port's probabilities agree with transformers' when no token differs by more than this.
+pub const EXACT_TOLERANCE: f64 = 1e-6;
+
+/// What to inspect: one step's raw logits and the `generate()` call around it.
+#[derive(Clone, Debug, Default)]
+pub struct Inspection {
+    pub logits: Vec<f32>,
+    pub args: GenerateArgs,
+    pub generation_config: Option<GenerationConfig>,
+    /// The whole `input_ids` up to this step, prompt included.
+    pub context_ids: Vec<u32>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Entry {
+    /// The candle `Sampling`, or transformers' processors, as text.
+    pub sampling: String,
+    pub kept: usize,
+    /// `[token, probability]`, most probable first.
+    pub support: Vec<(u32, f64)>,
+    /// Entropy in nats.
+    pub entropy: Option<f64>,
+    pub error: Option<String>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CorrectedEntry {
+    #[serde(flatten)]
+    pub entry: Entry,
+    /// The `sample_f` closure's steps, in order (empty: plain `sample`).
+    pub closure: Vec<ProbStep>,
+    /// `exact`, `inexact_by_nature` (see `ambiguities`) or `mismatch`.
+    pub exactness: &'static str,
+    pub ambiguities: Vec<Ambiguity>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct HfEntry {
+    #[serde(flatten)]
+    pub entry: Entry,
+    /// transformers' processor classes, in the order `generate()` runs them.
+    pub processors: Vec<&'static str>,
+    /// The greedy token when `do_sample` is off.
+    pub greedy_token: Option<u32>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Comparisons {
+    pub literal: Option<Comparison>,
+    pub corrected: Option<Comparison>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EffectiveReport {
+    pub values: Map<String, Value>,
+    /// `passed`, `generation_config` or `default` per field.
+    pub sources: Map<String, Value>,
+    /// Defaults the user did not pass that changed what is sampled (e.g. `top_k=50`).
+    pub implicit: Vec<String>,
+    /// Values taken from generation_config.json that a candle port never sees.
+    pub from_generation_config: Vec<String>,
+    /// transformers' warnings for flags it ignores (they are logged, not raised).
+    pub warnings: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub vocab: usize,
+    pub effective_params: Map<String, Value>,
+    pub effective: EffectiveReport,
+    pub hf: HfEntry,
+    pub literal: Entry,
+    pub corrected: CorrectedEntry,
+    pub compare: Comparisons,
+}
+
+/// The three distributions of one step, with their comparison.
+pub struct Analysis {
+    pub hf: Result<(HfSampling, super::hf::HfOutcome), String>,
+    pub literal: LiteralPort,
+    pub corrected: Option<CandlePort>,
+    pub literal_dist: Result<Distribution, String>,
+    pub corrected_dist: Option<Result<Distribution, String>>,
+    pub effective: EffectiveParams,
+}
+
+impl Analysis {
+    pub fn run(input: &Inspection) -> Self {
+        let effective = EffectiveParams::resolve(&input.args, input.generation_config.as_ref());
+        let hf = HfSampling::from_params(&effective).map(|hf| {
+            let outcome = hf.apply(&input.logits, &input.context_ids);
+            (hf, outcome)
+        });
+        let literal = LiteralPort::from_args(&input.args);
+        let literal_dist = literal.port.distribution(&input.logits, &input.context_ids);
+        let corrected = hf.as_ref().ok().map(|(hf, _)| corrected_port(hf));
+        let corrected_dist = corrected.as_ref().map(|c| c.distribution(&input.logits, &input.context_ids));
+        Analysis { hf, literal, corrected, literal_dist, corrected_dist, effective }
+    }
+
+    fn hf_dist(&self) -> Option<&Distribution> {
+        self.hf.as_ref().ok().map(|(_, o)| &o.distribution)
+    }
+
+    pub fn report(&self) -> Report {
+        let hf_dist = self.hf_dist();
+        let cmp = |d: Option<&Result<Distribution, String>>| match (hf_dist, d) {
+            (Some(h), Some(Ok(p))) => Some(compare(h, p)),
+            _ => None,
+        };
+        let compare = Comparisons {
+            literal: cmp(Some(&self.literal_dist)),
+            corrected: cmp(self.corrected_dist.as_ref()),
+        };
+        Report {
+            vocab: self.effective_vocab(),
+            effective_params: self.effective.values_json(),
+            effective: self.effective_report(),
+            hf: self.hf_entry(),
+            literal: self.literal_entry(),
+            corrected: self.corrected_entry(compare.corrected.as_ref()),
+            compare,
+        }
+    }
+
+    fn effective_vocab(&self) -> usize {
+        match &self.literal_dist {
+            Ok(d) => d.vocab,
+            Err(_) => self.hf_dist().map_or(0, |d| d.vocab),
+        }
+    }
+
+    fn effective_report(&self) -> EffectiveReport {
+        let e = &self.effective;
+        let processors = self.hf.as_ref().map(|(hf, _)| hf.processors.clone()).unwrap_or_default();
+        let field_of = |p: &Processor| match p {
+            Processor::RepetitionPenalty(_) => "repetition_penalty",
+            Processor::NoRepeatNGram(_) => "no_repeat_ngram_size",
+            Processor::Temperature(_) => "temperature",
+            Processor::TopK(_) => "top_k",
+            Processor::TopP(_) => "top_p",
+            Processor::MinP(_) => "min_p",
+            Processor::Typical(_) => "typical_p",
+            Processor::Epsilon(_) => "epsilon_cutoff",
+            Processor::Eta(_) => "eta_cutoff",
+        };
+        let with_source = |source: Source| {
+            let mut fields: Vec<&str> = processors.iter().map(field_of).filter(|f| e.source(f) == source).collect();
+            if e.source("do_sample") == source && e.get("do_sample").truthy() {
+                fields.insert(0, "do_sample");
+            }
+            fields.iter().map(|f| format!("{f}={}", e.get(f).repr())).collect::<Vec<_>>()
+        };
+        EffectiveReport {
+            values: e.values_json(),
+            sources: e.sources_json(),
+            implicit: with_source(Source::Default),
+            from_generation_config: with_source(Source::GenerationConfig),
+            warnings: e.warnings(),
+        }
+    }
+
+    fn hf_entry(&self) -> HfEntry {
+        match &self.hf {
+            Ok((hf, outcome)) => HfEntry {
+                entry: entry(hf.describe(), Ok(&outcome.distribution), Vec::new()),
+                processors: hf.processors.iter().map(Processor::class_name).collect(),
+                greedy_token: (!hf.do_sample).then(|| outcome.distribution.support[0].0),
+            },
+            Err(e) => HfEntry {
+                entry: entry("generate() raises ValueError".into(), Err(e), Vec::new()),
+                processors: Vec::new(),
+                greedy_token: None,
+            },
+        }
+    }
+
+    fn literal_entry(&self) -> Entry {
+        let mut notes: Vec<String> =
+            self.literal.dropped.iter().map(|d| format!("{d} has no candle counterpart and is dropped")).collect();
+        if self.literal.port.penalty.is_some() {
+            notes.push("repetition penalty over the last 64 tokens, as candle's examples apply it".into());
+        }
+        entry(port_text(&self.literal.port), self.literal_dist.as_ref(), notes)
+    }
+
+    fn corrected_entry(&self, cmp: Option<&Comparison>) -> CorrectedEntry {
+        let ambiguities = self.hf.as_ref().map(|(_, o)| o.ambiguities.clone()).unwrap_or_default();
+        match (&self.corrected, &self.corrected_dist, &self.hf) {
+            (Some(port), Some(dist), _) => {
+                let exactness = match (cmp, dist) {
+                    (Some(c), _) if c.max_abs_diff <= EXACT_TOLERANCE && c.only_hf.count + c.only_port.count == 0 => "exact",
+                    _ if !ambiguities.is_empty() => "inexact_by_nature",
+                    _ => "mismatch",
+                };
+                CorrectedEntry {
+                    entry: entry(port_text(port), dist.as_ref(), Vec::new()),
+                    closure: port.steps.clone(),
+                    exactness,
+                    ambiguities,
+                }
+            }
+            (_, _, Err(e)) => CorrectedEntry {
+                entry: entry("not run: transformers rejects these parameters".into(), Err(e), Vec::new()),
+                closure: Vec::new(),
+                exactness: "exact",
+                ambiguities,
+            },
+            _ => unreachable!("a corrected port exists whenever transformers accepts the parameters"),
+        }
+    }
+
+    /// N draws of each port with the real `LogitsProcessor`, checked against its exact distribution.
+    pub fn monte_carlo(&self, input: &Inspection, n: usize, seed: u64) -> Result<MonteCarlo, String> {
+        let run = |port: &CandlePort, exact: &Result<Distribution, String>| -> Result<Draws, String> {
+            let exact = exact.as_ref().map_err(Clone::clone)?;
+            let counts = draw_counts(port, &input.logits, &input.context_ids, n, seed, &mut |_| true)?;
+            Ok(summarize(&counts, exact, self.hf_dist(), seed))
+        };
+        let literal = run(&self.literal.port, &self.literal_dist);
+        let corrected = match (&self.corrected, &self.corrected_dist) {
+            (Some(port), Some(exact)) => Some(run(port, exact)),
+            _ => None,
+        };
+        Ok(MonteCarlo { draws: n, seed, delta: super::monte_carlo::DELTA, literal: literal.into(), corrected: corrected.map(Into::into) })
+    }
+}
+
+/// Monte Carlo results for both ports.
+#[derive(Clone, Debug, Serialize)]
+pub struct MonteCarlo {
+    pub draws: usize,
+    pub seed: u64,
+    pub delta: f64,
+    pub literal: DrawsOrError,
+    pub corrected: Option<DrawsOrError>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum DrawsOrError {
+    Draws(Draws),
+    Error { error: String },
+}
+
+impl From<Result<Draws, String>> for DrawsOrError {
+    fn from(r: Result<Draws, String>) -> Self {
+        match r {
+            Ok(d) => DrawsOrError::Draws(d),
+            Err(error) => DrawsOrError::Error { error },
+        }
+    }
+}
+
+fn port_text(port: &CandlePort) -> String {
+    let mut text = sampling_text(&port.sampling);
+    if !port.steps.is_empty() {
+        let calls: Vec<String> = port.steps.iter().map(ProbStep::rust_call).collect();
+        text.push_str(&format!(" + sample_f(|prs| {{ {} }})", calls.join("; ")));
+    }
+    text
+}
+
+fn entry(sampling: String, dist: Result<&Distribution, &String>, notes: Vec<String>) -> Entry {
+    match dist {
+        Ok(d) => Entry { sampling, kept: d.kept(), support: d.support.clone(), entropy: Some(d.entropy()), error: None, notes },
+        Err(e) => Entry { sampling, kept: 0, support: Vec::new(), entropy: None, error: Some(e.clone()), notes },
+    }
+}

@@ -1,0 +1,80 @@
+//! The body of the corrected port's `sample_f` closure: transformers' warpers, in transformers'
+//! order, on candle's probabilities, each followed by a renormalisation.
+//!
+//! Renormalising after every step is the point: transformers' warpers work on scores, so each
+//! one sees the softmax of what the previous one left (top-p measures the mass *after* top-k).
+
+use super::rules::{self, Kept};
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(tag = "step", content = "value", rename_all = "snake_case")]
+pub enum ProbStep {
+    TopK(usize),
+    TopP(f64),
+    MinP(f64),
+    Typical(f64),
+    Epsilon(f64),
+    Eta(f64),
+}
+
+impl ProbStep {
+    fn keep(&self, probs: &[f64]) -> Kept {
+        match *self {
+            ProbStep::TopK(k) => rules::top_k(probs, k),
+            ProbStep::TopP(p) => rules::top_p(probs, p),
+            ProbStep::MinP(m) => rules::min_p(probs, m),
+            ProbStep::Typical(mass) => rules::typical(probs, mass),
+            ProbStep::Epsilon(e) => rules::epsilon(probs, e),
+            ProbStep::Eta(e) => rules::eta(probs, e),
+        }
+    }
+
+    /// The call as it reads in the closure's Rust code.
+    pub fn rust_call(&self) -> String {
+        match *self {
+            ProbStep::TopK(k) => format!("top_k_keeping_ties(prs, {k})"),
+            ProbStep::TopP(p) => format!("top_p(prs, {})", super::port::rust_f64(p)),
+            ProbStep::MinP(m) => format!("min_p(prs, {})", super::port::rust_f64(m)),
+            ProbStep::Typical(m) => format!("typical(prs, {})", super::port::rust_f64(m)),
+            ProbStep::Epsilon(e) => format!("epsilon_cutoff(prs, {})", super::port::rust_f64(e)),
+            ProbStep::Eta(e) => format!("eta_cutoff(prs, {})", super::port::rust_f64(e)),
+        }
+    }
+}
+
+/// Applies the steps in order to `prs` (which sums to 1), renormalising after each.
+pub fn apply_steps(steps: &[ProbStep], prs: &mut [f32]) {
+    for step in steps {
+        let probs = normalised(prs);
+        let kept = step.keep(&probs);
+        for (p, keep) in prs.iter_mut().zip(&kept.mask) {
+            if !keep {
+                *p = 0.0;
+            }
+        }
+        let kept_probs = normalised(prs);
+        for (p, q) in prs.iter_mut().zip(kept_probs) {
+            *p = q as f32;
+        }
+    }
+}
+
+fn normalised(prs: &[f32]) -> Vec<f64> {
+    let total: f64 = prs.iter().map(|p| f64::from(*p)).sum();
+    prs.iter().map(|p| f64::from(*p) / total).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn top_p_after_top_k_measures_the_renormalised_mass() {
+        // Top-2 renormalised is [0.625, 0.375]: the mass above the second token, 0.625, reaches
+        // top_p = 0.6, so it goes (on the absolute mass, 0.5, it would stay).
+        let mut prs = vec![0.5f32, 0.3, 0.1, 0.1];
+        apply_steps(&[ProbStep::TopK(2), ProbStep::TopP(0.6)], &mut prs);
+        assert_eq!(prs, vec![1.0, 0.0, 0.0, 0.0]);
+    }
+}
