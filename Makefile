@@ -1,0 +1,42 @@
+# sampling-lab — the two commands: `make demo` (build, fetch the model, serve the page) and
+# `make test` (every test). Everything else here is what those two are made of.
+
+PORT ?= 8080
+WASM_TEST_ENV = CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=1200
+
+.PHONY: demo test setup pkg model serve test-native test-wasm test-page fixtures
+
+demo: setup pkg model
+	python3 scripts/serve.py --port $(PORT)
+
+test: setup test-native test-wasm test-page
+
+setup:
+	scripts/setup.sh
+
+pkg:
+	scripts/build-wasm.sh
+
+model:
+	scripts/fetch-model.sh
+
+serve:
+	python3 scripts/serve.py --port $(PORT)
+
+test-native:
+	cargo test --locked
+
+# The same core tests, compiled to wasm32 and run in headless Chromium.
+test-wasm:
+	$(WASM_TEST_ENV) scripts/cargo-wasm.sh test --locked --test core_parity
+
+test-page: pkg
+	cargo build --locked --bin sampling-lab
+	mkdir -p target/screenshots
+	npm run --silent test:e2e
+
+# Regenerates tests/fixtures/ with real transformers (≈4 GB install, once; the tests do not need it).
+fixtures: model
+	test -x .venv-ref/bin/python || (python3 -m venv .venv-ref && \
+	  .venv-ref/bin/pip install --no-cache-dir --no-deps -r reference/requirements.txt)
+	.venv-ref/bin/python reference/make_fixtures.py models/SmolLM2-135M-Instruct.Q4_1.gguf tests/fixtures

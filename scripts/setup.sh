@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs what sampling-lab needs and skips what is already there: the wasm32 target (or Debian's
+# rustc-web fallback), wasm-bindgen-cli equal to the wasm-bindgen crate, Chromium + ChromeDriver,
+# and the npm dependencies from package-lock.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WASM_BINDGEN_VERSION=$(sed -n '/^name = "wasm-bindgen"$/{n;s/version = "\(.*\)"/\1/p}' Cargo.lock)
+APT_UPDATED=
+say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
+
+apt_install() {
+  if [ -z "$APT_UPDATED" ]; then apt-get update -qq; APT_UPDATED=1; fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+need_apt() {  # need_apt COMMAND PACKAGE...
+  command -v "$1" >/dev/null 2>&1 && return 0
+  say "installing $* from Debian"
+  apt_install "${@:2}"
+}
+
+need_apt curl curl
+need_apt chromium chromium
+need_apt chromedriver chromium-driver
+need_apt node nodejs
+need_apt npm npm
+python3 -m pip --version >/dev/null 2>&1 || { say "installing pip"; apt_install python3-pip; }
+
+if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  :
+elif rustup target add wasm32-unknown-unknown 2>/dev/null; then
+  say "added the wasm32-unknown-unknown target"
+else
+  # No rustup download possible: Debian's rustc-web builds std for wasm32 from source (scripts/cargo-wasm.sh).
+  say "rustup cannot add wasm32; installing Debian's rustc-web toolchain instead"
+  apt_install rustc-web cargo-web rust-web-src lld
+fi
+
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (must equal the wasm-bindgen crate)"
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --locked --quiet
+fi
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
+  say "installing npm dependencies from package-lock.json"
+  npm ci --no-audit --no-fund --loglevel=error
+  touch node_modules
+fi
