@@ -19,12 +19,7 @@ pub fn corrected_port(hf: &HfSampling) -> CandlePort {
             Processor::RepetitionPenalty(r) => port.penalty = Some((r, PenaltyWindow::Whole)),
             Processor::NoRepeatNGram(n) => port.ban_ngrams = Some(n),
             Processor::Temperature(_) => {}
-            Processor::TopK(k) => steps.push(ProbStep::TopK(k)),
-            Processor::TopP(p) => steps.push(ProbStep::TopP(p)),
-            Processor::MinP(m) => steps.push(ProbStep::MinP(m)),
-            Processor::Typical(m) => steps.push(ProbStep::Typical(m)),
-            Processor::Epsilon(e) => steps.push(ProbStep::Epsilon(e)),
-            Processor::Eta(e) => steps.push(ProbStep::Eta(e)),
+            Processor::Truncate(step) => steps.push(step),
         }
     }
     if !hf.do_sample {

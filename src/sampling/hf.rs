@@ -7,6 +7,7 @@
 
 use super::distribution::{log_softmax_f64, Distribution};
 use super::rules;
+use super::steps::ProbStep;
 use super::params::EffectiveParams;
 use super::pyvalue::PyValue;
 use serde::Serialize;
@@ -17,12 +18,8 @@ pub enum Processor {
     RepetitionPenalty(f32),
     NoRepeatNGram(usize),
     Temperature(f64),
-    TopK(usize),
-    TopP(f64),
-    MinP(f64),
-    Typical(f64),
-    Epsilon(f64),
-    Eta(f64),
+    /// A truncating warper (top-k, top-p, min-p, typical, ε, η).
+    Truncate(ProbStep),
 }
 
 impl Processor {
@@ -32,22 +29,16 @@ impl Processor {
             Processor::RepetitionPenalty(_) => "RepetitionPenaltyLogitsProcessor",
             Processor::NoRepeatNGram(_) => "NoRepeatNGramLogitsProcessor",
             Processor::Temperature(_) => "TemperatureLogitsWarper",
-            Processor::TopK(_) => "TopKLogitsWarper",
-            Processor::TopP(_) => "TopPLogitsWarper",
-            Processor::MinP(_) => "MinPLogitsWarper",
-            Processor::Typical(_) => "TypicalLogitsWarper",
-            Processor::Epsilon(_) => "EpsilonLogitsWarper",
-            Processor::Eta(_) => "EtaLogitsWarper",
+            Processor::Truncate(step) => step.class_name(),
         }
     }
 
     pub fn describe(&self) -> String {
         let arg = match self {
             Processor::RepetitionPenalty(x) => super::pyvalue::float_repr(f64::from(*x)),
-            Processor::NoRepeatNGram(n) | Processor::TopK(n) => n.to_string(),
-            Processor::Temperature(x) | Processor::TopP(x) | Processor::MinP(x) | Processor::Typical(x) | Processor::Epsilon(x) | Processor::Eta(x) => {
-                super::pyvalue::float_repr(*x)
-            }
+            Processor::NoRepeatNGram(n) => n.to_string(),
+            Processor::Temperature(x) => super::pyvalue::float_repr(*x),
+            Processor::Truncate(step) => step.argument(),
         };
         format!("{}({arg})", self.class_name())
     }
@@ -163,7 +154,7 @@ fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<
         if !top_k.is_int() || k <= 0.0 {
             return Err(format!("`top_k` has to be a strictly positive integer, but is {}", top_k.repr()));
         }
-        processors.push(Processor::TopK(k as usize));
+        processors.push(Processor::Truncate(ProbStep::TopK(k as usize)));
     }
     let top_p = p.get("top_p");
     if top_p.number().is_some_and(|x| x < 1.0) {
@@ -171,14 +162,14 @@ fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<
         if x < 0.0 {
             return Err(format!("`top_p` has to be a float > 0 and < 1, but is {}", top_p.float_repr()));
         }
-        processors.push(Processor::TopP(x));
+        processors.push(Processor::Truncate(ProbStep::TopP(x)));
     }
     let min_p = p.get("min_p");
     if let Some(x) = min_p.number() {
         if !(0.0..=1.0).contains(&x) {
             return Err(format!("`min_p` has to be a float in the [0, 1] interval, but is {}", min_p.repr()));
         }
-        processors.push(Processor::MinP(x));
+        processors.push(Processor::Truncate(ProbStep::MinP(x)));
     }
     let typical = p.get("typical_p");
     if typical.number().is_some_and(|x| x < 1.0) {
@@ -186,14 +177,14 @@ fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<
         if !(x > 0.0) {
             return Err(format!("`typical_p` has to be a float > 0 and < 1, but is {}", typical.float_repr()));
         }
-        processors.push(Processor::Typical(x));
+        processors.push(Processor::Truncate(ProbStep::Typical(x)));
     }
     let in_open_unit = |v: PyValue| v.number().filter(|x| *x > 0.0 && *x < 1.0);
     if let Some(e) = in_open_unit(p.get("epsilon_cutoff")) {
-        processors.push(Processor::Epsilon(e));
+        processors.push(Processor::Truncate(ProbStep::Epsilon(e)));
     }
     if let Some(e) = in_open_unit(p.get("eta_cutoff")) {
-        processors.push(Processor::Eta(e));
+        processors.push(Processor::Truncate(ProbStep::Eta(e)));
     }
     Ok(())
 }
@@ -205,12 +196,8 @@ fn apply_processor(processor: &Processor, scores: &mut [f32], context: &[u32], a
         // torch divides the f32 scores by the f32-rounded temperature.
         Processor::Temperature(t) => return scores.iter_mut().for_each(|s| *s /= t as f32),
         // Top-k compares the f32 scores themselves: ties are exact equalities of scores.
-        Processor::TopK(k) => rules::top_k(&scores.iter().map(|s| f64::from(*s)).collect::<Vec<_>>(), k),
-        Processor::TopP(p) => rules::top_p(&probs_f64(scores), p),
-        Processor::MinP(m) => rules::min_p(&probs_f64(scores), m),
-        Processor::Typical(mass) => rules::typical(&probs_f64(scores), mass),
-        Processor::Epsilon(e) => rules::epsilon(&probs_f64(scores), e),
-        Processor::Eta(e) => rules::eta(&probs_f64(scores), e),
+        Processor::Truncate(ProbStep::TopK(k)) => rules::top_k(&scores.iter().map(|s| f64::from(*s)).collect::<Vec<_>>(), k),
+        Processor::Truncate(step) => step.keep(&probs_f64(scores)),
     };
     let name = processor.class_name();
     amb.extend(kept.notes.into_iter().map(|reason| Ambiguity { processor: name, reason }));

@@ -153,12 +153,7 @@ impl Analysis {
             Processor::RepetitionPenalty(_) => "repetition_penalty",
             Processor::NoRepeatNGram(_) => "no_repeat_ngram_size",
             Processor::Temperature(_) => "temperature",
-            Processor::TopK(_) => "top_k",
-            Processor::TopP(_) => "top_p",
-            Processor::MinP(_) => "min_p",
-            Processor::Typical(_) => "typical_p",
-            Processor::Epsilon(_) => "epsilon_cutoff",
-            Processor::Eta(_) => "eta_cutoff",
+            Processor::Truncate(step) => step.field(),
         };
         let with_source = |source: Source| {
             let mut fields: Vec<&str> = processors.iter().map(field_of).filter(|f| e.source(f) == source).collect();

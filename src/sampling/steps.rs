@@ -19,7 +19,41 @@ pub enum ProbStep {
 }
 
 impl ProbStep {
-    fn keep(&self, probs: &[f64]) -> Kept {
+    /// transformers' warper class for this step.
+    pub fn class_name(&self) -> &'static str {
+        match self {
+            ProbStep::TopK(_) => "TopKLogitsWarper",
+            ProbStep::TopP(_) => "TopPLogitsWarper",
+            ProbStep::MinP(_) => "MinPLogitsWarper",
+            ProbStep::Typical(_) => "TypicalLogitsWarper",
+            ProbStep::Epsilon(_) => "EpsilonLogitsWarper",
+            ProbStep::Eta(_) => "EtaLogitsWarper",
+        }
+    }
+
+    /// The `generate()` argument this step comes from.
+    pub fn field(&self) -> &'static str {
+        match self {
+            ProbStep::TopK(_) => "top_k",
+            ProbStep::TopP(_) => "top_p",
+            ProbStep::MinP(_) => "min_p",
+            ProbStep::Typical(_) => "typical_p",
+            ProbStep::Epsilon(_) => "epsilon_cutoff",
+            ProbStep::Eta(_) => "eta_cutoff",
+        }
+    }
+
+    /// The argument as transformers prints it.
+    pub fn argument(&self) -> String {
+        match *self {
+            ProbStep::TopK(k) => k.to_string(),
+            ProbStep::TopP(x) | ProbStep::MinP(x) | ProbStep::Typical(x) | ProbStep::Epsilon(x) | ProbStep::Eta(x) => {
+                super::pyvalue::float_repr(x)
+            }
+        }
+    }
+
+    pub(crate) fn keep(&self, probs: &[f64]) -> Kept {
         match *self {
             ProbStep::TopK(k) => rules::top_k(probs, k),
             ProbStep::TopP(p) => rules::top_p(probs, p),
