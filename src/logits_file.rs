@@ -24,7 +24,10 @@ fn parse_npy(bytes: &[u8]) -> Result<Vec<f32>, String> {
     let major = *bytes.get(6).ok_or_else(truncated)?;
     let (header_len, start) = match major {
         1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
-        2 | 3 => (u32::from_le_bytes(bytes.get(8..12).ok_or_else(truncated)?.try_into().unwrap()) as usize, 12),
+        2 | 3 => (
+            u32::from_le_bytes(bytes.get(8..12).ok_or_else(truncated)?.try_into().unwrap()) as usize,
+            12,
+        ),
         v => return Err(format!("unsupported .npy version {v}")),
     };
     let header = std::str::from_utf8(bytes.get(start..start + header_len).ok_or_else(truncated)?)
@@ -44,20 +47,34 @@ fn parse_npy(bytes: &[u8]) -> Result<Vec<f32>, String> {
         .map(|s| s.trim().parse().map_err(|_| format!("bad .npy shape {shape}")))
         .collect::<Result<_, _>>()?;
     let [len] = dims[..] else {
-        return Err(format!("logits must be 1-D (one step over the vocabulary), this .npy has shape {shape}"));
+        return Err(format!(
+            "logits must be 1-D (one step over the vocabulary), this .npy has shape {shape}"
+        ));
     };
     let data = &bytes[start + header_len..];
     if data.len() != len * 4 {
-        return Err(format!("the .npy data holds {} bytes, shape {shape} needs {}", data.len(), len * 4));
+        return Err(format!(
+            "the .npy data holds {} bytes, shape {shape} needs {}",
+            data.len(),
+            len * 4
+        ));
     }
-    check_len(data.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect())
+    check_len(
+        data.chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+            .collect(),
+    )
 }
 
 /// The value text of `'key': value` in an npy header dict (tuples kept whole).
 fn header_value<'a>(header: &'a str, key: &str) -> Option<&'a str> {
     let rest = &header[header.find(&format!("'{key}'"))? + key.len() + 2..];
     let rest = rest.trim_start().strip_prefix(':')?.trim_start();
-    let end = if rest.starts_with('(') { rest.find(')')? + 1 } else { rest.find([',', '}'])? };
+    let end = if rest.starts_with('(') {
+        rest.find(')')? + 1
+    } else {
+        rest.find([',', '}'])?
+    };
     Some(rest[..end].trim())
 }
 

@@ -42,7 +42,9 @@ impl Flags {
         let mut pairs = Vec::new();
         let mut it = args.iter();
         while let Some(flag) = it.next() {
-            let name = flag.strip_prefix("--").ok_or_else(|| format!("unexpected argument `{flag}`; {USAGE}"))?;
+            let name = flag
+                .strip_prefix("--")
+                .ok_or_else(|| format!("unexpected argument `{flag}`; {USAGE}"))?;
             let value = it.next().ok_or_else(|| format!("`--{name}` needs a value"))?;
             pairs.push((name.to_string(), value.clone()));
         }
@@ -54,7 +56,12 @@ impl Flags {
     }
 
     fn number<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>, String> {
-        self.get(name).map(|v| v.parse().map_err(|_| format!("`--{name}` must be a non-negative integer"))).transpose()
+        self.get(name)
+            .map(|v| {
+                v.parse()
+                    .map_err(|_| format!("`--{name}` must be a non-negative integer"))
+            })
+            .transpose()
     }
 }
 
@@ -77,11 +84,18 @@ fn inspect(flags: &Flags) -> Result<String, String> {
         None => None,
     };
     let context_ids: Vec<u32> = match flags.get("context-ids") {
-        Some(text) => serde_json::from_str(text).map_err(|e| format!("--context-ids must be a JSON array of token ids: {e}"))?,
+        Some(text) => {
+            serde_json::from_str(text).map_err(|e| format!("--context-ids must be a JSON array of token ids: {e}"))?
+        }
         None => Vec::new(),
     };
     let seed = flags.number::<u64>("seed")?.or(args.seed).unwrap_or(0);
-    let input = Inspection { logits, args, generation_config, context_ids };
+    let input = Inspection {
+        logits,
+        args,
+        generation_config,
+        context_ids,
+    };
     let analysis = Analysis::run(&input);
     let mut report = serde_json::to_value(analysis.report()).map_err(|e| e.to_string())?;
     if let Some(draws) = flags.number::<usize>("draws")? {

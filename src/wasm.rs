@@ -13,7 +13,9 @@ pub fn start() {
 }
 
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsError::new(&e.to_string()))
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&e.to_string()))
 }
 
 fn inspection(
@@ -31,7 +33,12 @@ fn inspection(
     if logits.is_empty() {
         return Err(JsError::new("logits are empty"));
     }
-    Ok(Inspection { logits, args, generation_config, context_ids })
+    Ok(Inspection {
+        logits,
+        args,
+        generation_config,
+        context_ids,
+    })
 }
 
 /// The hf / literal / corrected report for one step's logits.
@@ -57,7 +64,9 @@ pub fn monte_carlo(
     seed: u64,
 ) -> Result<JsValue, JsError> {
     let input = inspection(logits, params_json, generation_config_json, context_ids)?;
-    let result = Analysis::run(&input).monte_carlo(&input, draws, seed).map_err(|e| JsError::new(&e))?;
+    let result = Analysis::run(&input)
+        .monte_carlo(&input, draws, seed)
+        .map_err(|e| JsError::new(&e))?;
     to_js(&result)
 }
 

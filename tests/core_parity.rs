@@ -22,7 +22,11 @@ macro_rules! both {
 
 fn hf_dist(case: &Case) -> Distribution {
     let analysis = Analysis::run(&case.input);
-    analysis.hf.unwrap_or_else(|e| panic!("{}: unexpected error {e}", case.name)).1.distribution
+    analysis
+        .hf
+        .unwrap_or_else(|e| panic!("{}: unexpected error {e}", case.name))
+        .1
+        .distribution
 }
 
 fn assert_close(name: &str, ours: &Distribution, theirs: &[(u32, f64)]) {
@@ -34,7 +38,11 @@ fn assert_close(name: &str, ours: &Distribution, theirs: &[(u32, f64)]) {
     let dense = ours.dense();
     for &(id, p) in theirs {
         let diff = (dense[id as usize] - p).abs();
-        assert!(diff <= EXACT_TOLERANCE, "{name}: token {id}: {} vs transformers {p} (|Δ| = {diff:e})", dense[id as usize]);
+        assert!(
+            diff <= EXACT_TOLERANCE,
+            "{name}: token {id}: {} vs transformers {p} (|Δ| = {diff:e})",
+            dense[id as usize]
+        );
     }
 }
 

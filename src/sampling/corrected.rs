@@ -53,18 +53,33 @@ mod tests {
     #[test]
     fn the_implicit_top_k_becomes_a_closure_step() {
         let p = port(json!({"do_sample": true, "temperature": 0.7}));
-        assert_eq!((p.sampling, p.steps), (Sampling::All { temperature: 0.7 }, vec![ProbStep::TopK(50)]));
+        assert_eq!(
+            (p.sampling, p.steps),
+            (Sampling::All { temperature: 0.7 }, vec![ProbStep::TopK(50)])
+        );
     }
 
     #[test]
     fn top_k_then_top_p_is_top_p_over_a_renormalising_top_k_closure() {
         let p = port(json!({"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}));
-        assert_eq!((p.sampling, p.steps), (Sampling::TopP { p: 0.9, temperature: 0.7 }, vec![ProbStep::TopK(40)]));
+        assert_eq!(
+            (p.sampling, p.steps),
+            (
+                Sampling::TopP {
+                    p: 0.9,
+                    temperature: 0.7
+                },
+                vec![ProbStep::TopK(40)]
+            )
+        );
     }
 
     #[test]
     fn greedy_is_argmax_after_the_penalty_over_the_whole_context() {
         let p = port(json!({"repetition_penalty": 1.3}));
-        assert_eq!((p.sampling, p.penalty), (Sampling::ArgMax, Some((1.3, PenaltyWindow::Whole))));
+        assert_eq!(
+            (p.sampling, p.penalty),
+            (Sampling::ArgMax, Some((1.3, PenaltyWindow::Whole)))
+        );
     }
 }

@@ -32,11 +32,17 @@ impl Distribution {
             .map(|(i, (_, l))| (i as u32, l.exp()))
             .collect();
         support.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        Distribution { vocab: scores.len(), support }
+        Distribution {
+            vocab: scores.len(),
+            support,
+        }
     }
 
     pub fn one_hot(token: usize, vocab: usize) -> Self {
-        Distribution { vocab, support: vec![(token as u32, 1.0)] }
+        Distribution {
+            vocab,
+            support: vec![(token as u32, 1.0)],
+        }
     }
 
     pub fn kept(&self) -> usize {
@@ -58,7 +64,12 @@ impl Distribution {
 
     /// Entropy in nats.
     pub fn entropy(&self) -> f64 {
-        -self.support.iter().filter(|(_, p)| *p > 0.0).map(|(_, p)| p * p.ln()).sum::<f64>()
+        -self
+            .support
+            .iter()
+            .filter(|(_, p)| *p > 0.0)
+            .map(|(_, p)| p * p.ln())
+            .sum::<f64>()
     }
 }
 
@@ -95,8 +106,16 @@ impl TokenList {
     pub const SHOWN: usize = 20;
 
     fn of(d: &Distribution, other: &[f64]) -> Self {
-        let ids: Vec<u32> = d.support.iter().filter(|(i, _)| other[*i as usize] == 0.0).map(|(i, _)| *i).collect();
-        TokenList { count: ids.len(), first: ids.into_iter().take(Self::SHOWN).collect() }
+        let ids: Vec<u32> = d
+            .support
+            .iter()
+            .filter(|(i, _)| other[*i as usize] == 0.0)
+            .map(|(i, _)| *i)
+            .collect();
+        TokenList {
+            count: ids.len(),
+            first: ids.into_iter().take(Self::SHOWN).collect(),
+        }
     }
 }
 
@@ -111,7 +130,12 @@ pub fn compare(hf: &Distribution, port: &Distribution) -> Comparison {
     Comparison {
         tv: 0.5 * diffs.clone().sum::<f64>(),
         max_abs_diff: diffs.fold(0.0, f64::max),
-        mass_outside_hf: port.support.iter().filter(|(i, _)| dh[*i as usize] == 0.0).map(|(_, p)| p).sum(),
+        mass_outside_hf: port
+            .support
+            .iter()
+            .filter(|(i, _)| dh[*i as usize] == 0.0)
+            .map(|(_, p)| p)
+            .sum(),
         only_hf: TokenList::of(hf, &dp),
         only_port: TokenList::of(port, &dh),
     }

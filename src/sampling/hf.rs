@@ -6,10 +6,10 @@
 //! a group of tied tokens (torch's unstable sort decides those), is recorded as an [`Ambiguity`].
 
 use super::distribution::{log_softmax_f64, Distribution};
-use super::rules;
-use super::steps::ProbStep;
 use super::params::EffectiveParams;
 use super::pyvalue::PyValue;
+use super::rules;
+use super::steps::ProbStep;
 use serde::Serialize;
 
 /// One of transformers' logits processors.
@@ -80,14 +80,20 @@ impl HfSampling {
         let penalty = p.get("repetition_penalty");
         if penalty.number().is_some_and(|x| x != 1.0) {
             if !penalty.is_float() || !(penalty.number().unwrap() > 0.0) {
-                return Err(format!("`penalty` has to be a strictly positive float, but is {}", penalty.repr()));
+                return Err(format!(
+                    "`penalty` has to be a strictly positive float, but is {}",
+                    penalty.repr()
+                ));
             }
             processors.push(Processor::RepetitionPenalty(penalty.number().unwrap() as f32));
         }
         let ngram = p.get("no_repeat_ngram_size");
         if ngram.number().is_some_and(|x| x > 0.0) {
             if !ngram.is_int() {
-                return Err(format!("`ngram_size` has to be a strictly positive integer, but is {}", ngram.repr()));
+                return Err(format!(
+                    "`ngram_size` has to be a strictly positive integer, but is {}",
+                    ngram.repr()
+                ));
             }
             processors.push(Processor::NoRepeatNGram(ngram.number().unwrap() as usize));
         }
@@ -100,8 +106,16 @@ impl HfSampling {
 
     pub fn describe(&self) -> String {
         let steps: Vec<String> = self.processors.iter().map(Processor::describe).collect();
-        let pipeline = if steps.is_empty() { "no processors".to_string() } else { steps.join(" → ") };
-        let draw = if self.do_sample { "softmax → multinomial" } else { "argmax" };
+        let pipeline = if steps.is_empty() {
+            "no processors".to_string()
+        } else {
+            steps.join(" → ")
+        };
+        let draw = if self.do_sample {
+            "softmax → multinomial"
+        } else {
+            "argmax"
+        };
         format!("{pipeline} → {draw}")
     }
 
@@ -127,7 +141,11 @@ impl HfSampling {
         } else {
             Distribution::one_hot(torch_argmax(&scores), scores.len())
         };
-        HfOutcome { scores, distribution, ambiguities }
+        HfOutcome {
+            scores,
+            distribution,
+            ambiguities,
+        }
     }
 }
 
@@ -152,7 +170,10 @@ fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<
     if top_k.number().is_some_and(|k| k != 0.0) {
         let k = top_k.number().unwrap();
         if !top_k.is_int() || k <= 0.0 {
-            return Err(format!("`top_k` has to be a strictly positive integer, but is {}", top_k.repr()));
+            return Err(format!(
+                "`top_k` has to be a strictly positive integer, but is {}",
+                top_k.repr()
+            ));
         }
         processors.push(Processor::Truncate(ProbStep::TopK(k as usize)));
     }
@@ -160,14 +181,20 @@ fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<
     if top_p.number().is_some_and(|x| x < 1.0) {
         let x = top_p.number().unwrap();
         if x < 0.0 {
-            return Err(format!("`top_p` has to be a float > 0 and < 1, but is {}", top_p.float_repr()));
+            return Err(format!(
+                "`top_p` has to be a float > 0 and < 1, but is {}",
+                top_p.float_repr()
+            ));
         }
         processors.push(Processor::Truncate(ProbStep::TopP(x)));
     }
     let min_p = p.get("min_p");
     if let Some(x) = min_p.number() {
         if !(0.0..=1.0).contains(&x) {
-            return Err(format!("`min_p` has to be a float in the [0, 1] interval, but is {}", min_p.repr()));
+            return Err(format!(
+                "`min_p` has to be a float in the [0, 1] interval, but is {}",
+                min_p.repr()
+            ));
         }
         processors.push(Processor::Truncate(ProbStep::MinP(x)));
     }
@@ -175,7 +202,10 @@ fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<
     if typical.number().is_some_and(|x| x < 1.0) {
         let x = typical.number().unwrap();
         if !(x > 0.0) {
-            return Err(format!("`typical_p` has to be a float > 0 and < 1, but is {}", typical.float_repr()));
+            return Err(format!(
+                "`typical_p` has to be a float > 0 and < 1, but is {}",
+                typical.float_repr()
+            ));
         }
         processors.push(Processor::Truncate(ProbStep::Typical(x)));
     }
@@ -196,12 +226,21 @@ fn apply_processor(processor: &Processor, scores: &mut [f32], context: &[u32], a
         // torch divides the f32 scores by the f32-rounded temperature.
         Processor::Temperature(t) => return scores.iter_mut().for_each(|s| *s /= t as f32),
         // Top-k compares the f32 scores themselves: ties are exact equalities of scores.
-        Processor::Truncate(ProbStep::TopK(k)) => rules::top_k(&scores.iter().map(|s| f64::from(*s)).collect::<Vec<_>>(), k),
+        Processor::Truncate(ProbStep::TopK(k)) => {
+            rules::top_k(&scores.iter().map(|s| f64::from(*s)).collect::<Vec<_>>(), k)
+        }
         Processor::Truncate(step) => step.keep(&probs_f64(scores)),
     };
     let name = processor.class_name();
-    amb.extend(kept.notes.into_iter().map(|reason| Ambiguity { processor: name, reason }));
-    scores.iter_mut().zip(kept.mask).filter(|(_, k)| !k).for_each(|(s, _)| *s = f32::NEG_INFINITY);
+    amb.extend(kept.notes.into_iter().map(|reason| Ambiguity {
+        processor: name,
+        reason,
+    }));
+    scores
+        .iter_mut()
+        .zip(kept.mask)
+        .filter(|(_, k)| !k)
+        .for_each(|(s, _)| *s = f32::NEG_INFINITY);
 }
 
 /// Each distinct context id once: negative scores are multiplied, others divided (as torch).
@@ -233,7 +272,11 @@ pub fn banned_ngram_tokens(context: &[u32], n: usize) -> Vec<u32> {
         return Vec::new();
     }
     let prefix = &context[context.len() + 1 - n..];
-    context.windows(n).filter(|w| &w[..n - 1] == prefix).map(|w| w[n - 1]).collect()
+    context
+        .windows(n)
+        .filter(|w| &w[..n - 1] == prefix)
+        .map(|w| w[n - 1])
+        .collect()
 }
 
 /// `torch.argmax`: the first maximum, and a NaN beats every number.

@@ -27,7 +27,10 @@ impl LiteralPort {
         let passed = |field: &str| args.get(field).filter(|v| !v.is_none());
         let temperature = passed("temperature").and_then(PyValue::number).unwrap_or(1.0);
         let do_sample = passed("do_sample").is_some_and(PyValue::truthy);
-        let top_k = passed("top_k").and_then(PyValue::number).filter(|k| *k > 0.0).map(|k| k as usize);
+        let top_k = passed("top_k")
+            .and_then(PyValue::number)
+            .filter(|k| *k > 0.0)
+            .map(|k| k as usize);
         let top_p = passed("top_p").and_then(PyValue::number);
         let sampling = if !do_sample || temperature <= 0.0 {
             Sampling::ArgMax
@@ -43,11 +46,25 @@ impl LiteralPort {
             .and_then(PyValue::number)
             .filter(|r| *r != 1.0)
             .map(|r| (r as f32, PenaltyWindow::Last(REPEAT_LAST_N)));
-        let dropped = ["min_p", "typical_p", "epsilon_cutoff", "eta_cutoff", "no_repeat_ngram_size"]
-            .iter()
-            .filter_map(|f| passed(f).map(|v| format!("{f}={}", v.repr())))
-            .collect();
-        LiteralPort { port: CandlePort { sampling, steps: Vec::new(), penalty, ban_ngrams: None }, dropped }
+        let dropped = [
+            "min_p",
+            "typical_p",
+            "epsilon_cutoff",
+            "eta_cutoff",
+            "no_repeat_ngram_size",
+        ]
+        .iter()
+        .filter_map(|f| passed(f).map(|v| format!("{f}={}", v.repr())))
+        .collect();
+        LiteralPort {
+            port: CandlePort {
+                sampling,
+                steps: Vec::new(),
+                penalty,
+                ban_ngrams: None,
+            },
+            dropped,
+        }
     }
 }
 
@@ -57,22 +74,37 @@ mod tests {
     use serde_json::json;
 
     fn sampling(kwargs: serde_json::Value) -> Sampling {
-        LiteralPort::from_args(&GenerateArgs::from_json(&kwargs).unwrap()).port.sampling
+        LiteralPort::from_args(&GenerateArgs::from_json(&kwargs).unwrap())
+            .port
+            .sampling
     }
 
     #[test]
     fn temperature_alone_keeps_the_whole_vocabulary() {
-        assert_eq!(sampling(json!({"do_sample": true, "temperature": 0.7})), Sampling::All { temperature: 0.7 });
+        assert_eq!(
+            sampling(json!({"do_sample": true, "temperature": 0.7})),
+            Sampling::All { temperature: 0.7 }
+        );
     }
 
     #[test]
     fn top_k_and_top_p_map_to_top_k_then_top_p() {
         let s = sampling(json!({"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}));
-        assert_eq!(s, Sampling::TopKThenTopP { k: 40, p: 0.9, temperature: 0.7 });
+        assert_eq!(
+            s,
+            Sampling::TopKThenTopP {
+                k: 40,
+                p: 0.9,
+                temperature: 0.7
+            }
+        );
     }
 
     #[test]
     fn temperature_zero_is_silently_greedy() {
-        assert_eq!(sampling(json!({"do_sample": true, "temperature": 0.0})), Sampling::ArgMax);
+        assert_eq!(
+            sampling(json!({"do_sample": true, "temperature": 0.0})),
+            Sampling::ArgMax
+        );
     }
 }

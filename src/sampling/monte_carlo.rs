@@ -60,18 +60,36 @@ pub fn draw_counts(
 pub fn summarize(counts: &[u64], exact: &Distribution, hf: Option<&Distribution>, seed: u64) -> Draws {
     let n: u64 = counts.iter().sum();
     let nf = n as f64;
-    let mut frequencies: Vec<(u32, u64)> =
-        counts.iter().enumerate().filter(|(_, c)| **c > 0).map(|(i, c)| (i as u32, *c)).collect();
+    let mut frequencies: Vec<(u32, u64)> = counts
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c > 0)
+        .map(|(i, c)| (i as u32, *c))
+        .collect();
     frequencies.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let observed = Distribution::from_weights(frequencies.iter().map(|&(i, c)| (i, c as f64)), counts.len());
     let exact_dense = exact.dense();
-    let outside_exact = frequencies.iter().filter(|(i, _)| exact_dense[*i as usize] == 0.0).map(|(_, c)| c).sum();
+    let outside_exact = frequencies
+        .iter()
+        .filter(|(i, _)| exact_dense[*i as usize] == 0.0)
+        .map(|(_, c)| c)
+        .sum();
     let outside_hf = hf.map_or(0.0, |hf| {
         let dense = hf.dense();
-        frequencies.iter().filter(|(i, _)| dense[*i as usize] == 0.0).map(|(_, c)| *c as f64).sum::<f64>() / nf
+        frequencies
+            .iter()
+            .filter(|(i, _)| dense[*i as usize] == 0.0)
+            .map(|(_, c)| *c as f64)
+            .sum::<f64>()
+            / nf
     });
     let tv_to_exact = total_variation(&observed, exact);
-    let bound = 0.5 * exact.support.iter().map(|(_, p)| (p * (1.0 - p) / nf).sqrt()).sum::<f64>()
+    let bound = 0.5
+        * exact
+            .support
+            .iter()
+            .map(|(_, p)| (p * (1.0 - p) / nf).sqrt())
+            .sum::<f64>()
         + ((1.0 / DELTA).ln() / (2.0 * nf)).sqrt();
     Draws {
         draws: n as usize,

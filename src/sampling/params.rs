@@ -49,7 +49,9 @@ pub struct GenerateArgs {
 impl GenerateArgs {
     /// Parses the JSON of keyword arguments as a Python user writes them.
     pub fn from_json(value: &Value) -> Result<Self, String> {
-        let map = value.as_object().ok_or("params must be a JSON object of generate() keyword arguments")?;
+        let map = value
+            .as_object()
+            .ok_or("params must be a JSON object of generate() keyword arguments")?;
         let mut args = GenerateArgs::default();
         for (key, value) in map {
             if let Some(field) = FIELDS.iter().find(|f| **f == key) {
@@ -95,7 +97,9 @@ pub struct GenerationConfig {
 
 impl GenerationConfig {
     pub fn from_json(value: &Value) -> Result<Self, String> {
-        let map = value.as_object().ok_or("generation_config.json must be a JSON object")?;
+        let map = value
+            .as_object()
+            .ok_or("generation_config.json must be a JSON object")?;
         let mut values = Vec::new();
         for field in FIELDS {
             if let Some(v) = map.get(field) {
@@ -112,7 +116,10 @@ impl GenerationConfig {
     }
 
     fn get(&self, field: &str) -> PyValue {
-        self.values.iter().find(|(f, _)| *f == field).map_or(PyValue::None, |(_, v)| *v)
+        self.values
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map_or(PyValue::None, |(_, v)| *v)
     }
 }
 
@@ -153,15 +160,24 @@ impl EffectiveParams {
     }
 
     pub fn get(&self, field: &str) -> PyValue {
-        self.values.iter().find(|(f, ..)| *f == field).map_or(PyValue::None, |(_, v, _)| *v)
+        self.values
+            .iter()
+            .find(|(f, ..)| *f == field)
+            .map_or(PyValue::None, |(_, v, _)| *v)
     }
 
     pub fn source(&self, field: &str) -> Source {
-        self.values.iter().find(|(f, ..)| *f == field).map_or(Source::Default, |(.., s)| *s)
+        self.values
+            .iter()
+            .find(|(f, ..)| *f == field)
+            .map_or(Source::Default, |(.., s)| *s)
     }
 
     pub fn values_json(&self) -> Map<String, Value> {
-        self.values.iter().map(|(f, v, _)| (f.to_string(), v.to_json())).collect()
+        self.values
+            .iter()
+            .map(|(f, v, _)| (f.to_string(), v.to_json()))
+            .collect()
     }
 
     pub fn sources_json(&self) -> Map<String, Value> {
@@ -235,9 +251,15 @@ mod tests {
 
     #[test]
     fn model_config_fills_what_kwargs_leave_out() {
-        let p = resolve(json!({"temperature": 0.9}), Some(json!({"temperature": 0.6, "top_p": 0.95})));
+        let p = resolve(
+            json!({"temperature": 0.9}),
+            Some(json!({"temperature": 0.6, "top_p": 0.95})),
+        );
         assert_eq!(p.get("temperature"), PyValue::Float(0.9));
-        assert_eq!((p.get("top_p"), p.source("top_p")), (PyValue::Float(0.95), Source::GenerationConfig));
+        assert_eq!(
+            (p.get("top_p"), p.source("top_p")),
+            (PyValue::Float(0.95), Source::GenerationConfig)
+        );
     }
 
     #[test]

@@ -35,7 +35,12 @@ pub struct CandlePort {
 
 impl CandlePort {
     pub fn plain(sampling: Sampling) -> Self {
-        CandlePort { sampling, steps: Vec::new(), penalty: None, ban_ngrams: None }
+        CandlePort {
+            sampling,
+            steps: Vec::new(),
+            penalty: None,
+            ban_ngrams: None,
+        }
     }
 
     /// The logits tensor handed to `LogitsProcessor`, after penalty and bans.
@@ -67,7 +72,10 @@ impl CandlePort {
         let vocab = logits.len();
         let temperature = match self.sampling {
             Sampling::ArgMax => {
-                let token: u32 = tensor.argmax(0).and_then(|t| t.to_scalar()).map_err(|e| e.to_string())?;
+                let token: u32 = tensor
+                    .argmax(0)
+                    .and_then(|t| t.to_scalar())
+                    .map_err(|e| e.to_string())?;
                 return Ok(Distribution::one_hot(token as usize, vocab));
             }
             Sampling::GumbelSoftmax { .. } => return Err("GumbelSoftmax has no exact distribution".into()),
@@ -81,7 +89,10 @@ impl CandlePort {
         let weights = candle_selection(&self.sampling, prs);
         let just_weights: Vec<f32> = weights.iter().map(|(_, w)| *w).collect();
         WeightedIndex::new(&just_weights).map_err(|e| e.to_string())?;
-        Ok(Distribution::from_weights(weights.into_iter().map(|(i, w)| (i, f64::from(w))), vocab))
+        Ok(Distribution::from_weights(
+            weights.into_iter().map(|(i, w)| (i, f64::from(w))),
+            vocab,
+        ))
     }
 
     pub fn processor(&self, seed: u64) -> LogitsProcessor {
@@ -90,14 +101,18 @@ impl CandlePort {
 
     /// One draw with the real `LogitsProcessor`, closure included.
     pub fn draw(&self, processor: &mut LogitsProcessor, prepared: &Tensor) -> Result<u32, String> {
-        processor.sample_f(prepared, |prs| apply_steps(&self.steps, prs)).map_err(|e| e.to_string())
+        processor
+            .sample_f(prepared, |prs| apply_steps(&self.steps, prs))
+            .map_err(|e| e.to_string())
     }
 }
 
 /// candle's probabilities: `softmax_last_dim(logits / T)` with candle's own ops.
 fn candle_probs(logits: &Tensor, temperature: f64) -> Result<Vec<f32>, String> {
     let scaled = (logits / temperature).map_err(|e| e.to_string())?;
-    candle_nn::ops::softmax_last_dim(&scaled).and_then(|t| t.to_vec1()).map_err(|e| e.to_string())
+    candle_nn::ops::softmax_last_dim(&scaled)
+        .and_then(|t| t.to_vec1())
+        .map_err(|e| e.to_string())
 }
 
 /// The `(token, weight)` pairs `LogitsProcessor` hands to `WeightedIndex` for `sampling`.
@@ -157,9 +172,15 @@ pub fn sampling_text(s: &Sampling) -> String {
     match s {
         Sampling::ArgMax => "Sampling::ArgMax".into(),
         Sampling::All { temperature } => format!("Sampling::All {{ temperature: {} }}", rust_f64(*temperature)),
-        Sampling::TopK { k, temperature } => format!("Sampling::TopK {{ k: {k}, temperature: {} }}", rust_f64(*temperature)),
+        Sampling::TopK { k, temperature } => {
+            format!("Sampling::TopK {{ k: {k}, temperature: {} }}", rust_f64(*temperature))
+        }
         Sampling::TopP { p, temperature } => {
-            format!("Sampling::TopP {{ p: {}, temperature: {} }}", rust_f64(*p), rust_f64(*temperature))
+            format!(
+                "Sampling::TopP {{ p: {}, temperature: {} }}",
+                rust_f64(*p),
+                rust_f64(*temperature)
+            )
         }
         Sampling::TopKThenTopP { k, p, temperature } => format!(
             "Sampling::TopKThenTopP {{ k: {k}, p: {}, temperature: {} }}",

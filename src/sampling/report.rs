@@ -110,8 +110,17 @@ impl Analysis {
         let literal = LiteralPort::from_args(&input.args);
         let literal_dist = literal.port.distribution(&input.logits, &input.context_ids);
         let corrected = hf.as_ref().ok().map(|(hf, _)| corrected_port(hf));
-        let corrected_dist = corrected.as_ref().map(|c| c.distribution(&input.logits, &input.context_ids));
-        Analysis { hf, literal, corrected, literal_dist, corrected_dist, effective }
+        let corrected_dist = corrected
+            .as_ref()
+            .map(|c| c.distribution(&input.logits, &input.context_ids));
+        Analysis {
+            hf,
+            literal,
+            corrected,
+            literal_dist,
+            corrected_dist,
+            effective,
+        }
     }
 
     fn hf_dist(&self) -> Option<&Distribution> {
@@ -148,7 +157,11 @@ impl Analysis {
 
     fn effective_report(&self) -> EffectiveReport {
         let e = &self.effective;
-        let processors = self.hf.as_ref().map(|(hf, _)| hf.processors.clone()).unwrap_or_default();
+        let processors = self
+            .hf
+            .as_ref()
+            .map(|(hf, _)| hf.processors.clone())
+            .unwrap_or_default();
         let field_of = |p: &Processor| match p {
             Processor::RepetitionPenalty(_) => "repetition_penalty",
             Processor::NoRepeatNGram(_) => "no_repeat_ngram_size",
@@ -156,11 +169,18 @@ impl Analysis {
             Processor::Truncate(step) => step.field(),
         };
         let with_source = |source: Source| {
-            let mut fields: Vec<&str> = processors.iter().map(field_of).filter(|f| e.source(f) == source).collect();
+            let mut fields: Vec<&str> = processors
+                .iter()
+                .map(field_of)
+                .filter(|f| e.source(f) == source)
+                .collect();
             if e.source("do_sample") == source && e.get("do_sample").truthy() {
                 fields.insert(0, "do_sample");
             }
-            fields.iter().map(|f| format!("{f}={}", e.get(f).repr())).collect::<Vec<_>>()
+            fields
+                .iter()
+                .map(|f| format!("{f}={}", e.get(f).repr()))
+                .collect::<Vec<_>>()
         };
         EffectiveReport {
             values: e.values_json(),
@@ -187,8 +207,12 @@ impl Analysis {
     }
 
     fn literal_entry(&self) -> Entry {
-        let mut notes: Vec<String> =
-            self.literal.dropped.iter().map(|d| format!("{d} has no candle counterpart and is dropped")).collect();
+        let mut notes: Vec<String> = self
+            .literal
+            .dropped
+            .iter()
+            .map(|d| format!("{d} has no candle counterpart and is dropped"))
+            .collect();
         if self.literal.port.penalty.is_some() {
             notes.push("repetition penalty over the last 64 tokens, as candle's examples apply it".into());
         }
@@ -200,7 +224,9 @@ impl Analysis {
         match (&self.corrected, &self.corrected_dist, &self.hf) {
             (Some(port), Some(dist), _) => {
                 let exactness = match (cmp, dist) {
-                    (Some(c), _) if c.max_abs_diff <= EXACT_TOLERANCE && c.only_hf.count + c.only_port.count == 0 => "exact",
+                    (Some(c), _) if c.max_abs_diff <= EXACT_TOLERANCE && c.only_hf.count + c.only_port.count == 0 => {
+                        "exact"
+                    }
                     _ if !ambiguities.is_empty() => "inexact_by_nature",
                     _ => "mismatch",
                 };
@@ -212,7 +238,11 @@ impl Analysis {
                 }
             }
             (_, _, Err(e)) => CorrectedEntry {
-                entry: entry("not run: transformers rejects these parameters".into(), Err(e), Vec::new()),
+                entry: entry(
+                    "not run: transformers rejects these parameters".into(),
+                    Err(e),
+                    Vec::new(),
+                ),
                 closure: Vec::new(),
                 exactness: "exact",
                 ambiguities,
@@ -233,7 +263,13 @@ impl Analysis {
             (Some(port), Some(exact)) => Some(run(port, exact)),
             _ => None,
         };
-        Ok(MonteCarlo { draws: n, seed, delta: super::monte_carlo::DELTA, literal: literal.into(), corrected: corrected.map(Into::into) })
+        Ok(MonteCarlo {
+            draws: n,
+            seed,
+            delta: super::monte_carlo::DELTA,
+            literal: literal.into(),
+            corrected: corrected.map(Into::into),
+        })
     }
 }
 
@@ -274,7 +310,21 @@ fn port_text(port: &CandlePort) -> String {
 
 fn entry(sampling: String, dist: Result<&Distribution, &String>, notes: Vec<String>) -> Entry {
     match dist {
-        Ok(d) => Entry { sampling, kept: d.kept(), support: d.support.clone(), entropy: Some(d.entropy()), error: None, notes },
-        Err(e) => Entry { sampling, kept: 0, support: Vec::new(), entropy: None, error: Some(e.clone()), notes },
+        Ok(d) => Entry {
+            sampling,
+            kept: d.kept(),
+            support: d.support.clone(),
+            entropy: Some(d.entropy()),
+            error: None,
+            notes,
+        },
+        Err(e) => Entry {
+            sampling,
+            kept: 0,
+            support: Vec::new(),
+            entropy: None,
+            error: Some(e.clone()),
+            notes,
+        },
     }
 }

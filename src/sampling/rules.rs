@@ -15,7 +15,10 @@ pub struct Kept {
 
 impl Kept {
     fn new(mask: Vec<bool>) -> Self {
-        Kept { mask, notes: Vec::new() }
+        Kept {
+            mask,
+            notes: Vec::new(),
+        }
     }
 }
 
@@ -49,7 +52,9 @@ pub fn top_p(probs: &[f64], p: f64) -> Kept {
     let mut above = 0.0;
     for (rank, &i) in order.iter().enumerate() {
         if probs[i] > 0.0 && rank > 0 && (above - p).abs() <= NEAR_THRESHOLD * p.max(1e-3) {
-            notes.push(format!("token {i}: the mass above it, {above:.9}, is within float noise of top_p = {p}"));
+            notes.push(format!(
+                "token {i}: the mass above it, {above:.9}, is within float noise of top_p = {p}"
+            ));
         }
         mask[i] = rank == 0 || above < p;
         above += probs[i];
@@ -89,7 +94,9 @@ pub fn typical(probs: &[f64], mass: f64) -> Kept {
     for (pos, &i) in order.iter().enumerate() {
         cum += probs[i];
         if probs[i] > 0.0 && (cum - mass).abs() <= NEAR_THRESHOLD {
-            notes.push(format!("token {i}: cumulative mass {cum:.9} is within float noise of typical_p = {mass}"));
+            notes.push(format!(
+                "token {i}: cumulative mass {cum:.9} is within float noise of typical_p = {mass}"
+            ));
         }
         if cum < mass {
             last = pos + 1;
@@ -108,7 +115,9 @@ fn below(probs: &[f64], threshold: f64, spared: Option<usize>) -> Kept {
         .enumerate()
         .map(|(i, &p)| {
             if p > 0.0 && (p - threshold).abs() <= NEAR_THRESHOLD * threshold {
-                notes.push(format!("token {i}: probability {p:.9e} is within float noise of the cut {threshold:.9e}"));
+                notes.push(format!(
+                    "token {i}: probability {p:.9e} is within float noise of the cut {threshold:.9e}"
+                ));
             }
             p >= threshold || Some(i) == spared
         })
@@ -118,9 +127,18 @@ fn below(probs: &[f64], threshold: f64, spared: Option<usize>) -> Kept {
 
 /// A note if equal probabilities fall on both sides of a cut.
 fn tie_split(probs: &[f64], mask: &[bool]) -> Option<String> {
-    let dropped_max = probs.iter().zip(mask).filter(|(p, k)| !**k && **p > 0.0).map(|(p, _)| *p).fold(0.0, f64::max);
+    let dropped_max = probs
+        .iter()
+        .zip(mask)
+        .filter(|(p, k)| !**k && **p > 0.0)
+        .map(|(p, _)| *p)
+        .fold(0.0, f64::max);
     let split = dropped_max > 0.0 && probs.iter().zip(mask).any(|(p, k)| *k && *p == dropped_max);
-    split.then(|| format!("tied tokens with probability {dropped_max:.9e} straddle the cut; torch's sort order decides which survive"))
+    split.then(|| {
+        format!(
+            "tied tokens with probability {dropped_max:.9e} straddle the cut; torch's sort order decides which survive"
+        )
+    })
 }
 
 /// Entropy in nats; zero-probability tokens contribute nothing (torch's nansum / Categorical).

@@ -10,7 +10,11 @@ use serde_json::Value;
 include!(concat!(env!("OUT_DIR"), "/fixtures.rs"));
 
 pub fn file(name: &str) -> &'static [u8] {
-    FIXTURE_FILES.iter().find(|(n, _)| *n == name).unwrap_or_else(|| panic!("fixture {name} missing")).1
+    FIXTURE_FILES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("fixture {name} missing"))
+        .1
 }
 
 pub fn fixture() -> Value {
@@ -32,7 +36,10 @@ impl Case {
     /// transformers' kept tokens and their probabilities (softmax of its processed scores).
     pub fn hf_support(&self) -> Vec<(u32, f64)> {
         if let Some(support) = self.hf["support"].as_array() {
-            return support.iter().map(|t| (t[0].as_u64().unwrap() as u32, t[2].as_f64().unwrap())).collect();
+            return support
+                .iter()
+                .map(|t| (t[0].as_u64().unwrap() as u32, t[2].as_f64().unwrap()))
+                .collect();
         }
         let scores = parse_logits(file(self.hf["scores_file"].as_str().unwrap())).unwrap();
         let max = scores.iter().cloned().fold(f32::NEG_INFINITY, f32::max) as f64;
@@ -60,14 +67,26 @@ pub fn cases() -> Vec<Case> {
                     (logits, ids(&context["ids"]))
                 }
                 None => {
-                    let logits = c["logits"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap() as f32).collect();
+                    let logits = c["logits"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|v| v.as_f64().unwrap() as f32)
+                        .collect();
                     (logits, ids(&c["context_ids"]))
                 }
             };
-            let generation_config = c.get("generation_config").map(|g| GenerationConfig::from_json(g).unwrap());
+            let generation_config = c
+                .get("generation_config")
+                .map(|g| GenerationConfig::from_json(g).unwrap());
             Case {
                 name: c["name"].as_str().unwrap().to_string(),
-                input: Inspection { logits, args: GenerateArgs::from_json(&c["params"]).unwrap(), generation_config, context_ids },
+                input: Inspection {
+                    logits,
+                    args: GenerateArgs::from_json(&c["params"]).unwrap(),
+                    generation_config,
+                    context_ids,
+                },
                 hf: c["hf"].clone(),
             }
         })
@@ -75,9 +94,16 @@ pub fn cases() -> Vec<Case> {
 }
 
 pub fn case(name: &str) -> Case {
-    cases().into_iter().find(|c| c.name == name).unwrap_or_else(|| panic!("no fixture case {name}"))
+    cases()
+        .into_iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("no fixture case {name}"))
 }
 
 fn ids(v: &Value) -> Vec<u32> {
-    v.as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as u32).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap() as u32)
+        .collect()
 }
