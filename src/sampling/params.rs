@@ -199,7 +199,9 @@ impl EffectiveParams {
                 Some(n) => v.number().is_some_and(|x| x != n),
                 None => !v.is_none(),
             };
-            set && self.source(field) != Source::Default
+            // `_should_warn`: an explicit do_sample=False silences flags the caller did not pass.
+            let silenced = self.source("do_sample") == Source::Passed && self.source(field) != Source::Passed;
+            set && self.source(field) != Source::Default && !silenced
         };
         let checks: [(&str, Option<f64>); 7] = [
             ("temperature", Some(1.0)),
@@ -266,6 +268,12 @@ mod tests {
     fn unknown_arguments_are_refused_by_name() {
         let err = GenerateArgs::from_json(&json!({"topk": 5})).unwrap_err();
         assert!(err.contains("`topk`"), "{err}");
+    }
+
+    #[test]
+    fn an_explicit_greedy_call_does_not_warn_about_the_model_configs_temperature() {
+        let p = resolve(json!({"do_sample": false}), Some(json!({"temperature": 0.6})));
+        assert!(p.warnings().is_empty());
     }
 
     #[test]
