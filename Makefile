@@ -40,3 +40,4 @@ fixtures: model
 	test -x .venv-ref/bin/python || (python3 -m venv .venv-ref && \
 	  .venv-ref/bin/pip install --no-cache-dir --no-deps -r reference/requirements.txt)
 	.venv-ref/bin/python reference/make_fixtures.py models/SmolLM2-135M-Instruct.Q4_1.gguf tests/fixtures
+	.venv-ref/bin/python reference/make_model_fixtures.py models/SmolLM2-135M-Instruct.Q4_1.gguf tests/fixtures/model
