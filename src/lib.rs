@@ -1,10 +1,13 @@
 //! sampling-lab: the next-token distribution transformers' `generate()` samples from, next to the
 //! one a literal candle port samples from and the corrected port.
 //!
-//! [`sampling`] is the pure core (no model, no wasm); [`logits_file`] reads logits from disk or
-//! bytes; the `wasm` module (wasm32 only) is the thin `wasm-bindgen` edge the page's worker calls.
+//! [`sampling`] is the pure core (no model, no wasm); [`model`] runs the model around it and
+//! [`generation`] drives it step by step; [`logits_file`] reads logits from disk or bytes; the
+//! `wasm` module (wasm32 only) is the thin `wasm-bindgen` edge the page's worker calls.
 
+pub mod generation;
 pub mod logits_file;
+pub mod model;
 pub mod sampling;
 
 #[cfg(target_arch = "wasm32")]

@@ -1,0 +1,301 @@
+//! A GGUF file's bytes: checked before anything is built from them, then turned into candle's
+//! quantized llama (fast) or into f32 tensors under Hugging Face names for candle's llama (exact).
+
+use super::error::{ModelError, Result};
+use super::llama::{Hyper, HF_LAYER_TENSORS};
+use super::tokenizer::TextTokenizer;
+use candle_core::quantized::gguf_file::{Content, Value};
+use candle_core::quantized::GgmlDType;
+use candle_core::{Device, Tensor};
+use candle_transformers::models::quantized_llama::ModelWeights;
+use std::collections::HashMap;
+use std::io::Cursor;
+
+const MAGIC: &[u8; 4] = b"GGUF";
+
+pub struct GgufFile<'a> {
+    bytes: &'a [u8],
+    content: Content,
+}
+
+/// Per-layer GGUF tensor names, in the order of [`HF_LAYER_TENSORS`].
+const GGUF_LAYER_TENSORS: [&str; 9] = [
+    "attn_norm",
+    "attn_q",
+    "attn_k",
+    "attn_v",
+    "attn_output",
+    "ffn_norm",
+    "ffn_gate",
+    "ffn_up",
+    "ffn_down",
+];
+
+impl<'a> GgufFile<'a> {
+    /// Reads the header and checks what the rest of the crate relies on: magic, architecture,
+    /// every llama tensor present with its shape, every tensor's bytes inside the file.
+    pub fn parse(bytes: &'a [u8]) -> Result<Self> {
+        if bytes.len() < 4 || &bytes[..4] != MAGIC {
+            return Err(ModelError::NotAModel(not_gguf_message(bytes)));
+        }
+        let content = read_content(bytes)?;
+        let file = GgufFile { bytes, content };
+        file.check_architecture()?;
+        file.check_tensors()?;
+        Ok(file)
+    }
+
+    pub fn metadata(&self) -> &HashMap<String, Value> {
+        &self.content.metadata
+    }
+
+    fn check_architecture(&self) -> Result<()> {
+        let arch = self.string("general.architecture").unwrap_or_default();
+        if arch != "llama" {
+            return Err(ModelError::WrongArchitecture(format!(
+                "the GGUF holds a `{arch}` model; sampling-lab runs llama-architecture models such as SmolLM2"
+            )));
+        }
+        Ok(())
+    }
+
+    fn check_tensors(&self) -> Result<()> {
+        let hp = self.hyper()?;
+        for (name, shape) in self.expected_shapes(&hp) {
+            let info = self.content.tensor_infos.get(&name).ok_or_else(|| {
+                ModelError::Missing(format!("the GGUF has no tensor `{name}`, which a llama model needs"))
+            })?;
+            if info.shape.dims() != shape.as_slice() {
+                return Err(ModelError::Missing(format!(
+                    "GGUF tensor `{name}` has shape {:?}; the metadata implies {shape:?}",
+                    info.shape.dims()
+                )));
+            }
+        }
+        for (name, info) in &self.content.tensor_infos {
+            let size = info.shape.elem_count() / info.ggml_dtype.block_size() * info.ggml_dtype.type_size();
+            let end = self.content.tensor_data_offset + info.offset + size as u64;
+            if end > self.bytes.len() as u64 {
+                return Err(ModelError::Truncated(format!(
+                    "the GGUF file is truncated: tensor `{name}` ends at byte {end} but the file has {} bytes",
+                    self.bytes.len()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn expected_shapes(&self, hp: &Hyper) -> Vec<(String, Vec<usize>)> {
+        let (h, kv, ff, v) = (hp.hidden, hp.kv_dim(), hp.intermediate, hp.vocab);
+        let mut out = vec![
+            ("token_embd.weight".to_string(), vec![v, h]),
+            ("output_norm.weight".to_string(), vec![h]),
+        ];
+        let shapes = [
+            vec![h],
+            vec![h, h],
+            vec![kv, h],
+            vec![kv, h],
+            vec![h, h],
+            vec![h],
+            vec![ff, h],
+            vec![ff, h],
+            vec![h, ff],
+        ];
+        for layer in 0..hp.layers {
+            for (name, shape) in GGUF_LAYER_TENSORS.iter().zip(&shapes) {
+                out.push((format!("blk.{layer}.{name}.weight"), shape.clone()));
+            }
+        }
+        out
+    }
+
+    fn string(&self, key: &str) -> Option<String> {
+        self.content.metadata.get(key).and_then(|v| v.to_string().ok()).cloned()
+    }
+
+    fn number(&self, key: &str) -> Result<f64> {
+        let value = self
+            .content
+            .metadata
+            .get(key)
+            .ok_or_else(|| ModelError::Missing(format!("GGUF metadata has no `{key}`")))?;
+        value
+            .to_u32()
+            .map(f64::from)
+            .or_else(|_| value.to_f32().map(f64::from))
+            .or_else(|_| value.to_u64().map(|x| x as f64))
+            .map_err(|_| ModelError::Invalid(format!("GGUF metadata `{key}` is not a number")))
+    }
+
+    pub fn hyper(&self) -> Result<Hyper> {
+        let n = |key: &str| self.number(&format!("llama.{key}"));
+        let vocab = self
+            .content
+            .metadata
+            .get("tokenizer.ggml.tokens")
+            .and_then(|v| v.to_vec().ok())
+            .map(Vec::len)
+            .ok_or_else(|| ModelError::Missing("GGUF metadata has no `tokenizer.ggml.tokens`".into()))?;
+        Ok(Hyper {
+            hidden: n("embedding_length")? as usize,
+            intermediate: n("feed_forward_length")? as usize,
+            layers: n("block_count")? as usize,
+            heads: n("attention.head_count")? as usize,
+            kv_heads: n("attention.head_count_kv")? as usize,
+            rms_norm_eps: n("attention.layer_norm_rms_epsilon")?,
+            rope_theta: self.number("llama.rope.freq_base").unwrap_or(10_000.0) as f32,
+            context_length: n("context_length")? as usize,
+            vocab,
+            tied_embeddings: !self.content.tensor_infos.contains_key("output.weight"),
+        }
+        .checked()?)
+    }
+
+    pub fn tokenizer(&self) -> Result<TextTokenizer> {
+        TextTokenizer::from_gguf_metadata(&self.content.metadata)
+    }
+
+    pub fn chat_template(&self) -> Option<String> {
+        self.string("tokenizer.chat_template")
+    }
+
+    pub fn special_token_id(&self, which: &str) -> Option<u32> {
+        let key = format!("tokenizer.ggml.{which}_token_id");
+        self.content.metadata.get(&key).and_then(|v| v.to_u32().ok())
+    }
+
+    pub fn name(&self) -> String {
+        self.string("general.name").unwrap_or_else(|| "GGUF model".into())
+    }
+
+    /// The most common quantisation among the matrices, e.g. `Q4_1`.
+    pub fn weight_type(&self) -> String {
+        let mut counts: HashMap<String, usize> = HashMap::new();
+        for info in self.content.tensor_infos.values().filter(|i| i.shape.rank() == 2) {
+            *counts.entry(format!("{:?}", info.ggml_dtype)).or_default() += 1;
+        }
+        counts
+            .into_iter()
+            .max_by_key(|(_, c)| *c)
+            .map(|(t, _)| t)
+            .unwrap_or_default()
+    }
+
+    /// candle's quantized llama over the file's quantized tensors.
+    pub fn quantized(&self) -> Result<ModelWeights> {
+        let content = read_content(self.bytes)?;
+        Ok(ModelWeights::from_gguf(
+            content,
+            &mut Cursor::new(self.bytes),
+            &Device::Cpu,
+        )?)
+    }
+
+    /// Every tensor dequantized to f32 under its Hugging Face name. llama.cpp's converter permutes
+    /// the rows of q and k for its interleaved rotary embedding; transformers (and candle's llama)
+    /// rotate halves, so those rows are permuted back, as transformers does when it loads a GGUF.
+    pub fn dequantized(&self) -> Result<HashMap<String, Tensor>> {
+        let hp = self.hyper()?;
+        let mut out = HashMap::new();
+        let mut put = |gguf: &str, hf: String, heads: Option<usize>| -> Result<()> {
+            let q = self.content.tensor(&mut Cursor::new(self.bytes), gguf, &Device::Cpu)?;
+            let mut t = q.dequantize(&Device::Cpu)?;
+            if let Some(heads) = heads {
+                t = unpermute_rotary_rows(&t, heads)?;
+            }
+            out.insert(hf, t);
+            Ok(())
+        };
+        put("token_embd.weight", "model.embed_tokens.weight".into(), None)?;
+        put("output_norm.weight", "model.norm.weight".into(), None)?;
+        if !hp.tied_embeddings {
+            put("output.weight", "lm_head.weight".into(), None)?;
+        }
+        for layer in 0..hp.layers {
+            for (gguf, hf) in GGUF_LAYER_TENSORS.iter().zip(HF_LAYER_TENSORS) {
+                let heads = match *gguf {
+                    "attn_q" => Some(hp.heads),
+                    "attn_k" => Some(hp.kv_heads),
+                    _ => None,
+                };
+                put(
+                    &format!("blk.{layer}.{gguf}.weight"),
+                    format!("model.layers.{layer}.{hf}.weight"),
+                    heads,
+                )?;
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn is_quantized(&self) -> bool {
+        self.content
+            .tensor_infos
+            .values()
+            .any(|i| !matches!(i.ggml_dtype, GgmlDType::F32 | GgmlDType::F16 | GgmlDType::BF16))
+    }
+}
+
+fn read_content(bytes: &[u8]) -> Result<Content> {
+    Content::read(&mut Cursor::new(bytes)).map_err(|e| {
+        ModelError::Truncated(format!(
+            "the GGUF header cannot be read (damaged or truncated file): {e}"
+        ))
+    })
+}
+
+/// Names what the bytes look like, so that a wrong pick gets a useful answer.
+fn not_gguf_message(bytes: &[u8]) -> String {
+    if super::hub::looks_like_safetensors(bytes) {
+        "this is a safetensors file, not a GGUF: load it with its config.json and tokenizer.json".into()
+    } else if bytes.is_empty() {
+        "the model file is empty".into()
+    } else {
+        let head: String = bytes.iter().take(4).map(|b| format!("{b:02x}")).collect();
+        format!("not a GGUF file: it starts with bytes {head}, a GGUF starts with `GGUF`")
+    }
+}
+
+/// Inverse of llama.cpp's `permute(w, n_head)`: rows `(head, half, pair)` back to `(head, pair, half)`.
+fn unpermute_rotary_rows(w: &Tensor, heads: usize) -> Result<Tensor> {
+    let (rows, cols) = w.dims2()?;
+    let half = rows / heads / 2;
+    Ok(w.reshape((heads, half, 2, cols))?
+        .transpose(1, 2)?
+        .contiguous()?
+        .reshape((rows, cols))?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unpermute_inverts_llama_cpp_rotary_permutation() {
+        // llama.cpp: w.reshape(heads, 2, half, cols).swapaxes(1, 2).reshape(rows, cols)
+        let heads = 2;
+        let hf = Tensor::arange(0f32, 16.0, &Device::Cpu)
+            .unwrap()
+            .reshape((8, 2))
+            .unwrap();
+        let permuted = hf
+            .reshape((heads, 2, 2, 2))
+            .unwrap()
+            .transpose(1, 2)
+            .unwrap()
+            .contiguous()
+            .unwrap()
+            .reshape((8, 2))
+            .unwrap();
+        let back = unpermute_rotary_rows(&permuted, heads).unwrap();
+        assert_eq!(back.to_vec2::<f32>().unwrap(), hf.to_vec2::<f32>().unwrap());
+    }
+
+    #[test]
+    fn bytes_that_are_not_gguf_are_named() {
+        let err = GgufFile::parse(b"PK\x03\x04rest").err().unwrap();
+        assert!(err.to_string().contains("not a GGUF file"), "{err}");
+        assert!(GgufFile::parse(b"").err().unwrap().to_string().contains("empty"));
+    }
+}

@@ -1,0 +1,217 @@
+//! Text ↔ token ids: a `tokenizers::Tokenizer` read from a Hub `tokenizer.json`, or built from a
+//! GGUF's `tokenizer.ggml.*` metadata the way transformers builds it from the same file.
+
+use super::error::{ModelError, Result};
+use candle_core::quantized::gguf_file::Value;
+use std::collections::HashMap;
+use tokenizers::models::bpe::{Vocab, BPE};
+use tokenizers::pre_tokenizers::byte_level::ByteLevel;
+use tokenizers::{AddedToken, Tokenizer};
+
+/// GGUF token types (llama.cpp's `llama_token_type`): control tokens are special.
+const TOKEN_TYPE_CONTROL: i32 = 3;
+const TOKEN_TYPE_USER_DEFINED: i32 = 4;
+
+pub struct TextTokenizer {
+    inner: Tokenizer,
+    /// Each id's text for display: byte-level pieces mapped back to bytes, invalid UTF-8 escaped.
+    texts: Vec<String>,
+}
+
+impl TextTokenizer {
+    pub fn from_json_bytes(bytes: &[u8]) -> Result<Self> {
+        let inner = Tokenizer::from_bytes(bytes).map_err(|e| ModelError::Invalid(format!("tokenizer.json: {e}")))?;
+        Ok(Self::wrap(inner))
+    }
+
+    /// transformers' GGUF conversion for `tokenizer.ggml.model = gpt2`: byte-level BPE with GPT-2's
+    /// split regex, no normaliser, and the control tokens as special added tokens.
+    pub fn from_gguf_metadata(md: &HashMap<String, Value>) -> Result<Self> {
+        let model = string(md, "tokenizer.ggml.model")?;
+        if model != "gpt2" {
+            return Err(ModelError::Invalid(format!(
+                "tokenizer.ggml.model is `{model}`; only byte-level BPE (`gpt2`) tokenizers are supported"
+            )));
+        }
+        let tokens = strings(md, "tokenizer.ggml.tokens")?;
+        let merges = strings(md, "tokenizer.ggml.merges")?
+            .into_iter()
+            .map(|m| split_merge(&m))
+            .collect::<Result<Vec<_>>>()?;
+        let types = md
+            .get("tokenizer.ggml.token_type")
+            .and_then(|v| v.to_vec().ok())
+            .map(|v| v.iter().map(|t| t.to_i32().unwrap_or(1)).collect::<Vec<_>>())
+            .unwrap_or_default();
+        let mut vocab = Vocab::default();
+        for (id, token) in tokens.iter().enumerate() {
+            vocab.insert(token.clone(), id as u32);
+        }
+        let bpe = BPE::builder()
+            .vocab_and_merges(vocab, merges)
+            .build()
+            .map_err(|e| ModelError::Invalid(format!("GGUF tokenizer: {e}")))?;
+        let mut inner = Tokenizer::new(bpe);
+        inner
+            .with_pre_tokenizer(Some(ByteLevel::new(false, true, true)))
+            .with_decoder(Some(ByteLevel::new(true, true, true)));
+        let added = |wanted: i32, special: bool| -> Vec<AddedToken> {
+            types
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| **t == wanted)
+                .map(|(id, _)| AddedToken::from(tokens[id].clone(), special).normalized(false))
+                .collect()
+        };
+        let invalid = |e: tokenizers::Error| ModelError::Invalid(format!("GGUF tokenizer: {e}"));
+        inner
+            .add_special_tokens(added(TOKEN_TYPE_CONTROL, true))
+            .map_err(invalid)?;
+        inner
+            .add_tokens(added(TOKEN_TYPE_USER_DEFINED, false))
+            .map_err(invalid)?;
+        Ok(Self::wrap(inner))
+    }
+
+    fn wrap(inner: Tokenizer) -> Self {
+        let added = inner.get_added_tokens_decoder();
+        let table = byte_of_char();
+        let texts = (0..inner.get_vocab_size(true) as u32)
+            .map(|id| match (added.get(&id), inner.id_to_token(id)) {
+                (Some(token), _) => token.content.clone(),
+                (None, Some(piece)) => display_text(&piece, &table),
+                (None, None) => String::new(),
+            })
+            .collect();
+        TextTokenizer { inner, texts }
+    }
+
+    /// Ids of `text` as `tokenizer(text, add_special_tokens=False)`: special tokens written in the
+    /// text are recognised, nothing is added around it.
+    pub fn encode(&self, text: &str) -> Result<Vec<u32>> {
+        self.inner
+            .encode_fast(text, false)
+            .map(|e| e.get_ids().to_vec())
+            .map_err(|e| ModelError::Invalid(format!("cannot tokenize: {e}")))
+    }
+
+    /// `tokenizer.decode(ids)`: special tokens kept, bytes that do not form UTF-8 become U+FFFD.
+    pub fn decode(&self, ids: &[u32]) -> Result<String> {
+        self.inner
+            .decode(ids, false)
+            .map_err(|e| ModelError::Invalid(format!("cannot decode: {e}")))
+    }
+
+    pub fn token_id(&self, token: &str) -> Option<u32> {
+        self.inner.token_to_id(token)
+    }
+
+    /// One token's text for display; a lone byte of a multi-byte character reads `\xE6`.
+    pub fn token_text(&self, id: u32) -> String {
+        self.texts
+            .get(id as usize)
+            .cloned()
+            .unwrap_or_else(|| format!("<id {id} outside the vocabulary>"))
+    }
+
+    pub fn vocab_size(&self) -> usize {
+        self.texts.len()
+    }
+}
+
+fn string(md: &HashMap<String, Value>, key: &str) -> Result<String> {
+    md.get(key)
+        .and_then(|v| v.to_string().ok().cloned())
+        .ok_or_else(|| ModelError::Missing(format!("GGUF metadata has no `{key}`")))
+}
+
+fn strings(md: &HashMap<String, Value>, key: &str) -> Result<Vec<String>> {
+    let values = md
+        .get(key)
+        .and_then(|v| v.to_vec().ok())
+        .ok_or_else(|| ModelError::Missing(format!("GGUF metadata has no `{key}`")))?;
+    values
+        .iter()
+        .map(|v| v.to_string().cloned())
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|_| ModelError::Invalid(format!("GGUF metadata `{key}` is not a list of strings")))
+}
+
+fn split_merge(merge: &str) -> Result<(String, String)> {
+    merge
+        .split_once(' ')
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .ok_or_else(|| ModelError::Invalid(format!("GGUF merge `{merge}` is not two pieces")))
+}
+
+/// GPT-2's byte ↔ printable-character table, inverted: which byte each piece character stands for.
+fn byte_of_char() -> HashMap<char, u8> {
+    let printable = |b: u8| matches!(b, b'!'..=b'~' | 0xA1..=0xAC | 0xAE..=0xFF);
+    let mut next = 256u32;
+    (0..=255u8)
+        .map(|b| {
+            if printable(b) {
+                (char::from(b), b)
+            } else {
+                let c = char::from_u32(next).expect("below the surrogates");
+                next += 1;
+                (c, b)
+            }
+        })
+        .collect()
+}
+
+fn display_text(piece: &str, table: &HashMap<char, u8>) -> String {
+    match piece
+        .chars()
+        .map(|c| table.get(&c).copied())
+        .collect::<Option<Vec<u8>>>()
+    {
+        Some(bytes) => escape_invalid_utf8(&bytes),
+        None => piece.to_string(),
+    }
+}
+
+/// Valid UTF-8 runs as text, every other byte as `\xNN`.
+fn escape_invalid_utf8(mut bytes: &[u8]) -> String {
+    let mut out = String::new();
+    while !bytes.is_empty() {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => {
+                out.push_str(s);
+                break;
+            }
+            Err(e) => {
+                let (valid, rest) = bytes.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(valid).expect("checked"));
+                let bad = e.error_len().unwrap_or(rest.len());
+                for b in &rest[..bad] {
+                    out.push_str(&format!("\\x{b:02X}"));
+                }
+                bytes = &rest[bad..];
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lone_bytes_of_a_multibyte_character_are_escaped() {
+        assert_eq!(escape_invalid_utf8("谢".as_bytes()), "谢");
+        assert_eq!(escape_invalid_utf8(&[0xE6]), "\\xE6");
+        assert_eq!(escape_invalid_utf8(&[b'a', 0xE8, 0xB0, b'b']), "a\\xE8\\xB0b");
+    }
+
+    #[test]
+    fn byte_table_covers_every_byte_once() {
+        let table = byte_of_char();
+        assert_eq!(table.len(), 256);
+        assert_eq!(table[&'Ġ'], b' ');
+        assert_eq!(table[&'Ċ'], b'\n');
+        assert_eq!(table[&'a'], b'a');
+    }
+}
