@@ -1,22 +1,42 @@
 //! `sampling-lab inspect --logits FILE --params JSON [--generation-config FILE]
 //!  [--context-ids JSON] [--draws N --seed S]`
+//! `sampling-lab inspect --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT]
+//!  --params JSON [--precision exact|fast] ...`
+//! `sampling-lab generate --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT]
+//!  [--params JSON] [--precision exact|fast] [--semantics hf|literal|corrected] [--max-new-tokens N]
+//!  [--seed S]`
 //!
-//! Prints one JSON report on stdout. The exit status is non-zero only for unusable input
+//! `inspect` prints one JSON report on stdout; `generate` streams the answer's text. The exit status is non-zero only for unusable input
 //! (unreadable file, malformed JSON, wrong shape), with a one-line message on stderr; parameters
 //! transformers rejects are part of the report, not a failure.
 
+use sampling_lab::generation::{inspect_step, step_inspection, Sampler, Semantics, Session};
 use sampling_lab::logits_file::parse_logits;
+use sampling_lab::model::{Chat, Model, Precision};
 use sampling_lab::sampling::{Analysis, GenerateArgs, GenerationConfig, Inspection};
+use std::io::Write;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
 
-const USAGE: &str = "usage: sampling-lab inspect --logits FILE --params JSON [--generation-config FILE] \
-[--context-ids JSON] [--draws N --seed S]";
+const USAGE: &str = "usage:
+  sampling-lab inspect --logits FILE --params JSON [--generation-config FILE] [--context-ids JSON] [--draws N --seed S]
+  sampling-lab inspect --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT] --params JSON
+                       [--precision exact|fast] [--generation-config FILE] [--draws N --seed S]
+  sampling-lab generate --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT] [--params JSON]
+                        [--precision exact|fast] [--semantics hf|literal|corrected] [--max-new-tokens N] [--seed S]
+PATH is a .gguf file or a directory in the Hugging Face layout (config.json, model.safetensors, tokenizer.json, ...).";
+
+/// Default answer length of `generate`.
+const MAX_NEW_TOKENS: usize = 256;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
-        Ok(json) => {
-            println!("{json}");
+        Ok(output) => {
+            if !output.is_empty() {
+                println!("{output}");
+            }
             ExitCode::SUCCESS
         }
         Err(message) => {
@@ -29,6 +49,7 @@ fn main() -> ExitCode {
 fn run(args: &[String]) -> Result<String, String> {
     match args.first().map(String::as_str) {
         Some("inspect") => inspect(&Flags::parse(&args[1..])?),
+        Some("generate") => generate(&Flags::parse(&args[1..])?).map(|()| String::new()),
         Some("-h" | "--help") | None => Err(USAGE.into()),
         Some(other) => Err(format!("unknown command `{other}`; {USAGE}")),
     }
@@ -69,38 +90,148 @@ fn read(path: &str) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))
 }
 
-fn inspect(flags: &Flags) -> Result<String, String> {
-    const KNOWN: [&str; 6] = ["logits", "params", "generation-config", "context-ids", "draws", "seed"];
-    if let Some((name, _)) = flags.0.iter().find(|(n, _)| !KNOWN.contains(&n.as_str())) {
-        return Err(format!("unknown flag `--{name}`; {USAGE}"));
+fn check_flags(flags: &Flags, known: &[&str]) -> Result<(), String> {
+    match flags.0.iter().find(|(n, _)| !known.contains(&n.as_str())) {
+        Some((name, _)) => Err(format!("unknown flag `--{name}`\n{USAGE}")),
+        None => Ok(()),
     }
-    let logits = parse_logits(&read(flags.get("logits").ok_or(USAGE)?)?)?;
-    let args = GenerateArgs::from_json_str(flags.get("params").ok_or(USAGE)?)?;
-    let generation_config = match flags.get("generation-config") {
-        Some(path) => {
+}
+
+fn generation_config(flags: &Flags) -> Result<Option<GenerationConfig>, String> {
+    flags
+        .get("generation-config")
+        .map(|path| {
             let text = String::from_utf8(read(path)?).map_err(|_| format!("{path} is not UTF-8 text"))?;
-            Some(GenerationConfig::from_json_str(&text)?)
-        }
-        None => None,
-    };
+            GenerationConfig::from_json_str(&text)
+        })
+        .transpose()
+}
+
+fn inspect(flags: &Flags) -> Result<String, String> {
+    if flags.get("model").is_some() {
+        return inspect_model(flags);
+    }
+    check_flags(
+        flags,
+        &["logits", "params", "generation-config", "context-ids", "draws", "seed"],
+    )?;
+    let logits = parse_logits(&read(flags.get("logits").ok_or(USAGE)?)?)?;
     let context_ids: Vec<u32> = match flags.get("context-ids") {
         Some(text) => {
             serde_json::from_str(text).map_err(|e| format!("--context-ids must be a JSON array of token ids: {e}"))?
         }
         None => Vec::new(),
     };
-    let seed = flags.number::<u64>("seed")?.or(args.seed).unwrap_or(0);
+    let args = GenerateArgs::from_json_str(flags.get("params").ok_or(USAGE)?)?;
     let input = Inspection {
         logits,
         args,
-        generation_config,
+        generation_config: generation_config(flags)?,
         context_ids,
     };
-    let analysis = Analysis::run(&input);
-    let mut report = serde_json::to_value(analysis.report()).map_err(|e| e.to_string())?;
+    let report = serde_json::to_value(Analysis::run(&input).report()).map_err(|e| e.to_string())?;
+    with_monte_carlo(flags, &input, report)
+}
+
+fn with_monte_carlo(flags: &Flags, input: &Inspection, mut report: serde_json::Value) -> Result<String, String> {
     if let Some(draws) = flags.number::<usize>("draws")? {
-        let monte_carlo = analysis.monte_carlo(&input, draws, seed)?;
+        let seed = flags.number::<u64>("seed")?.or(input.args.seed).unwrap_or(0);
+        let monte_carlo = Analysis::run(input).monte_carlo(input, draws, seed)?;
         report["monte_carlo"] = serde_json::to_value(monte_carlo).map_err(|e| e.to_string())?;
     }
     serde_json::to_string(&report).map_err(|e| e.to_string())
+}
+
+const MODEL_FLAGS: [&str; 6] = ["model", "prompt", "system", "answer-prefix", "precision", "params"];
+
+fn load_model(flags: &Flags) -> Result<(Model, Vec<u32>), String> {
+    let path = flags.get("model").ok_or(USAGE)?;
+    let precision: Precision = flags.get("precision").unwrap_or("exact").parse()?;
+    let started = Instant::now();
+    let model = load_model_path(std::path::Path::new(path), precision)?;
+    eprintln!(
+        "loaded {path} ({:?}) in {:.2} s",
+        precision,
+        started.elapsed().as_secs_f64()
+    );
+    let chat = Chat::single(
+        flags.get("system"),
+        flags.get("prompt").ok_or(USAGE)?,
+        flags.get("answer-prefix").unwrap_or(""),
+    );
+    let ids = model.chat_ids(&chat)?;
+    Ok((model, ids))
+}
+
+/// A `.gguf` file, or a directory in the Hub layout.
+fn load_model_path(path: &std::path::Path, precision: Precision) -> Result<Model, String> {
+    if path.is_dir() {
+        let file = |name: &str| read(&path.join(name).to_string_lossy());
+        let optional = |name: &str| path.join(name).is_file().then(|| file(name)).transpose();
+        let files = sampling_lab::model::hub::HubFiles {
+            config: file("config.json")?,
+            weights: file("model.safetensors")?,
+            tokenizer: file("tokenizer.json")?,
+            tokenizer_config: optional("tokenizer_config.json")?,
+            generation_config: optional("generation_config.json")?,
+        };
+        Ok(Model::from_hub(&files)?)
+    } else {
+        Ok(Model::from_gguf(&read(&path.to_string_lossy())?, precision)?)
+    }
+}
+
+fn inspect_model(flags: &Flags) -> Result<String, String> {
+    check_flags(
+        flags,
+        &[&MODEL_FLAGS[..], &["generation-config", "draws", "seed"]].concat(),
+    )?;
+    let (model, ids) = load_model(flags)?;
+    let started = Instant::now();
+    let logits = model.next_logits(&ids)?;
+    eprintln!(
+        "{} context tokens in {:.2} s",
+        ids.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let args = GenerateArgs::from_json_str(flags.get("params").ok_or(USAGE)?)?;
+    let gc = generation_config(flags)?;
+    let input = step_inspection(&model, logits, &ids, args, gc);
+    let report = inspect_step(&model, &input)?;
+    with_monte_carlo(flags, &input, report)
+}
+
+fn generate(flags: &Flags) -> Result<(), String> {
+    check_flags(
+        flags,
+        &[&MODEL_FLAGS[..], &["semantics", "max-new-tokens", "seed"]].concat(),
+    )?;
+    let (model, ids) = load_model(flags)?;
+    let args = GenerateArgs::from_json_str(flags.get("params").unwrap_or("{}"))?;
+    let semantics: Semantics = flags.get("semantics").unwrap_or("hf").parse()?;
+    let seed = flags.number::<u64>("seed")?.or(args.seed).unwrap_or(0);
+    let sampler = Sampler::new(semantics, &args, model.generation_config.as_ref(), seed)?;
+    let max_new_tokens = flags.number("max-new-tokens")?.unwrap_or(MAX_NEW_TOKENS);
+    let started = Instant::now();
+    let mut session = Session::start(Arc::new(model), ids, sampler, max_new_tokens)?;
+    let prefill = started.elapsed();
+    let mut out = std::io::stdout().lock();
+    while let Some(step) = session.step()? {
+        write!(out, "{}", step.text)
+            .and_then(|()| out.flush())
+            .map_err(|e| e.to_string())?;
+    }
+    writeln!(out).map_err(|e| e.to_string())?;
+    let decode = started.elapsed() - prefill;
+    eprintln!(
+        "prefill {} tokens {:.2} s; {} tokens in {:.2} s ({:.1} tok/s); finished: {:?}; ids: {:?}",
+        session.prompt().len(),
+        prefill.as_secs_f64(),
+        session.steps(),
+        decode.as_secs_f64(),
+        session.steps() as f64 / decode.as_secs_f64(),
+        session.finish(),
+        session.generated()
+    );
+    Ok(())
 }

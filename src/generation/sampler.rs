@@ -1,0 +1,89 @@
+//! Choosing each generated token under one of the three semantics the core describes.
+
+use crate::sampling::corrected::corrected_port;
+use crate::sampling::port::CandlePort;
+use crate::sampling::{EffectiveParams, GenerateArgs, GenerationConfig, HfSampling, LiteralPort};
+use candle_core::Tensor;
+use candle_transformers::generation::LogitsProcessor;
+use rand::distr::weighted::WeightedIndex;
+use rand::distr::Distribution as _;
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Semantics {
+    /// What transformers samples from (its distribution, drawn with a seeded generator).
+    Hf,
+    /// The literal candle port, drawn by candle's `LogitsProcessor`.
+    Literal,
+    /// The corrected candle port, drawn by candle's `LogitsProcessor`.
+    Corrected,
+}
+
+impl std::str::FromStr for Semantics {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "hf" => Ok(Semantics::Hf),
+            "literal" => Ok(Semantics::Literal),
+            "corrected" => Ok(Semantics::Corrected),
+            other => Err(format!(
+                "semantics must be `hf`, `literal` or `corrected`, not `{other}`"
+            )),
+        }
+    }
+}
+
+pub enum Sampler {
+    Hf {
+        hf: HfSampling,
+        rng: StdRng,
+    },
+    Port {
+        port: CandlePort,
+        processor: LogitsProcessor,
+    },
+}
+
+impl Sampler {
+    /// transformers' validation applies to hf and corrected (both stand for the `generate()` call);
+    /// the literal port, like the candle program it mirrors, accepts whatever it is given.
+    pub fn new(
+        semantics: Semantics,
+        args: &GenerateArgs,
+        generation_config: Option<&GenerationConfig>,
+        seed: u64,
+    ) -> Result<Self, String> {
+        let hf = || HfSampling::from_params(&EffectiveParams::resolve(args, generation_config));
+        Ok(match semantics {
+            Semantics::Hf => Sampler::Hf {
+                hf: hf()?,
+                rng: StdRng::seed_from_u64(seed),
+            },
+            Semantics::Literal => Self::port(LiteralPort::from_args(args).port, seed),
+            Semantics::Corrected => Self::port(corrected_port(&hf()?), seed),
+        })
+    }
+
+    fn port(port: CandlePort, seed: u64) -> Self {
+        let processor = port.processor(seed);
+        Sampler::Port { port, processor }
+    }
+
+    /// The next token given this step's raw logits and every id so far (prompt included).
+    pub fn next(&mut self, logits: &[f32], context: &[u32]) -> Result<u32, String> {
+        match self {
+            Sampler::Hf { hf, rng } => {
+                let support = hf.apply(logits, context).distribution.support;
+                let index = WeightedIndex::new(support.iter().map(|(_, p)| *p)).map_err(|e| e.to_string())?;
+                Ok(support[index.sample(rng)].0)
+            }
+            Sampler::Port { port, processor } => {
+                let prepared: Tensor = port.prepared_logits(logits, context)?;
+                port.draw(processor, &prepared)
+            }
+        }
+    }
+}
