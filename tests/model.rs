@@ -1,0 +1,335 @@
+//! The model around the core, checked against transformers loading the same GGUF:
+//! tokenizer ids, chat template text, exact-mode logits, KV-cached decoding, and bad files.
+//!
+//! Needs the default GGUF in models/ (`make model`); fixtures come from
+//! reference/make_model_fixtures.py.
+
+use sampling_lab::generation::{Sampler, Semantics, Session};
+use sampling_lab::logits_file::parse_logits;
+use sampling_lab::model::{Chat, Message, Model, ModelError, Precision};
+use sampling_lab::sampling::GenerateArgs;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+const LOGITS_TOLERANCE: f32 = 1e-4;
+/// Fast mode's bound on max |Δlogit|: Q4_1 weights times 8-bit activations (measured ≈ 0.65).
+const FAST_TOLERANCE: f32 = 2.0;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn gguf_bytes() -> &'static [u8] {
+    static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
+    BYTES.get_or_init(|| {
+        let path = root().join("models/SmolLM2-135M-Instruct.Q4_1.gguf");
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e} (run `make model`)", path.display()))
+    })
+}
+
+fn model(precision: Precision) -> Arc<Model> {
+    static EXACT: OnceLock<Arc<Model>> = OnceLock::new();
+    static FAST: OnceLock<Arc<Model>> = OnceLock::new();
+    let cell = match precision {
+        Precision::Exact => &EXACT,
+        Precision::Fast => &FAST,
+    };
+    cell.get_or_init(|| Arc::new(Model::from_gguf(gguf_bytes(), precision).unwrap()))
+        .clone()
+}
+
+fn fixture(name: &str) -> Value {
+    let path = root().join("tests/fixtures/model").join(name);
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+fn ids(value: &Value) -> Vec<u32> {
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap() as u32)
+        .collect()
+}
+
+fn argmax(v: &[f32]) -> usize {
+    v.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).unwrap().0
+}
+
+fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
+    assert_eq!(a.len(), b.len());
+    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+}
+
+#[test]
+fn tokenizer_ids_equal_transformers_on_the_corpus() {
+    let model = model(Precision::Exact);
+    let corpus = fixture("tokenizer_corpus.json");
+    let cases = corpus["cases"].as_array().unwrap();
+    assert!(cases.len() >= 300, "corpus has {} strings", cases.len());
+    let mut failures = Vec::new();
+    for case in cases {
+        let text = case["text"].as_str().unwrap();
+        let got = model.tokenizer.encode(text).unwrap();
+        if got != ids(&case["ids"]) {
+            failures.push(format!("{text:?}: got {got:?}, transformers {:?}", ids(&case["ids"])));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} differ:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn decoding_equals_transformers_on_the_corpus() {
+    let model = model(Precision::Exact);
+    for case in fixture("tokenizer_corpus.json")["cases"].as_array().unwrap() {
+        let decoded = model.tokenizer.decode(&ids(&case["ids"])).unwrap();
+        assert_eq!(decoded, case["decoded"].as_str().unwrap(), "{:?}", case["text"]);
+    }
+}
+
+#[test]
+fn chat_template_renders_as_transformers_apply_chat_template() {
+    let model = model(Precision::Exact);
+    for case in fixture("chat.json")["cases"].as_array().unwrap() {
+        let messages: Vec<Message> = serde_json::from_value(case["messages"].clone()).unwrap();
+        let add = case["add_generation_prompt"].as_bool().unwrap();
+        let text = model.chat.render(&messages, add).unwrap();
+        assert_eq!(text, case["text"].as_str().unwrap(), "{}", case["name"]);
+        assert_eq!(
+            model.tokenizer.encode(&text).unwrap(),
+            ids(&case["ids"]),
+            "{}",
+            case["name"]
+        );
+    }
+}
+
+#[test]
+fn reference_chat_with_answer_prefix_gives_the_46_reference_ids() {
+    let model = model(Precision::Exact);
+    let chat = Chat::single(
+        None,
+        "How do you say thank you in Chinese?",
+        "In Chinese, you can say \"",
+    );
+    let expected = ids(&fixture("logits.json")["contexts"]["reference"]["ids"]);
+    assert_eq!(expected.len(), 46);
+    assert_eq!(model.chat_ids(&chat).unwrap(), expected);
+}
+
+fn reference_ids() -> Vec<u32> {
+    ids(&fixture("logits.json")["contexts"]["reference"]["ids"])
+}
+
+/// Exact mode runs f32 matmuls over the dequantized weights: transformers' own logits.
+#[test]
+fn exact_logits_equal_transformers_on_every_fixture_context() {
+    let model = model(Precision::Exact);
+    let fixtures = fixture("logits.json");
+    let contexts = fixtures["contexts"].as_object().unwrap();
+    assert!(contexts.values().any(|c| c["ids"].as_array().unwrap().len() > 500));
+    for (name, context) in contexts {
+        let bytes = std::fs::read(
+            root()
+                .join("tests/fixtures/model")
+                .join(context["logits_file"].as_str().unwrap()),
+        )
+        .unwrap();
+        let expected = parse_logits(&bytes).unwrap();
+        let got = model.next_logits(&ids(&context["ids"])).unwrap();
+        let diff = max_abs_diff(&got, &expected);
+        eprintln!("{name}: max |Δlogit| = {diff:.2e}");
+        assert!(
+            diff <= LOGITS_TOLERANCE,
+            "{name}: max |Δlogit| {diff} > {LOGITS_TOLERANCE}"
+        );
+    }
+}
+
+/// Fast mode quantizes activations as llama.cpp does: its deviation is measured, not bounded tightly.
+#[test]
+fn fast_logits_stay_near_transformers_and_keep_the_top_token() {
+    let model = model(Precision::Fast);
+    let fixtures = fixture("logits.json");
+    let context = &fixtures["contexts"]["reference"];
+    let bytes = std::fs::read(
+        root()
+            .join("tests/fixtures/model")
+            .join(context["logits_file"].as_str().unwrap()),
+    )
+    .unwrap();
+    let expected = parse_logits(&bytes).unwrap();
+    let got = model.next_logits(&ids(&context["ids"])).unwrap();
+    let diff = max_abs_diff(&got, &expected);
+    eprintln!("fast: max |Δlogit| = {diff:.3}");
+    assert!(diff < FAST_TOLERANCE, "fast logits deviate by {diff}");
+    assert_eq!(argmax(&got), argmax(&expected));
+}
+
+fn greedy(model: Arc<Model>, prompt: Vec<u32>, n: usize) -> Session {
+    let sampler = Sampler::new(Semantics::Hf, &GenerateArgs::default(), None, 0).unwrap();
+    let mut session = Session::start(model, prompt, sampler, n).unwrap();
+    while session.step().unwrap().is_some() {}
+    session
+}
+
+#[test]
+fn exact_greedy_continuation_equals_transformers_generate() {
+    let expected = ids(&fixture("logits.json")["greedy_reference"]);
+    let session = greedy(model(Precision::Exact), reference_ids(), expected.len());
+    assert_eq!(session.generated(), expected.as_slice());
+}
+
+/// Every cached step's logits equal a full forward over the same ids, in both precisions.
+#[test]
+fn kv_cached_decoding_equals_a_full_forward_at_every_step() {
+    let model = model(Precision::Exact);
+    let session = greedy(model.clone(), reference_ids(), 12);
+    for step in 0..session.steps() {
+        let (cached, context) = session.at(step).unwrap();
+        let diff = max_abs_diff(cached, &model.next_logits(context).unwrap());
+        assert!(diff <= LOGITS_TOLERANCE, "step {step}: {diff}");
+    }
+}
+
+/// Quantized matmuls round every activation row to 8 bits, a step function: an f32 sum taken in
+/// another order (one cached row against a full prefill) can flip a rounding and move the logits
+/// by as much as quantization itself does. The cached path is held to the bound fast mode keeps
+/// against transformers, and to the same choice of token.
+#[test]
+fn fast_kv_cached_decoding_stays_within_quantization_noise() {
+    let model = model(Precision::Fast);
+    let session = greedy(model.clone(), reference_ids(), 12);
+    let mut worst = 0f32;
+    for step in 0..session.steps() {
+        let (cached, context) = session.at(step).unwrap();
+        let full = model.next_logits(context).unwrap();
+        worst = worst.max(max_abs_diff(cached, &full));
+        assert_eq!(argmax(cached), argmax(&full), "step {step}");
+    }
+    eprintln!("fast: cached vs full forward, max |Δlogit| over 12 steps = {worst:.3}");
+    assert!(worst < FAST_TOLERANCE, "{worst}");
+}
+
+#[test]
+fn generation_stops_at_im_end_and_streams_the_decoded_text() {
+    let model = model(Precision::Exact);
+    let chat = Chat::single(None, "What is the capital of France?", "");
+    let mut session = greedy_session(model.clone(), model.chat_ids(&chat).unwrap(), 64);
+    let mut text = String::new();
+    while let Some(step) = session.step().unwrap() {
+        text.push_str(&step.text);
+    }
+    assert_eq!(session.finish(), Some(sampling_lab::generation::Finish::Eos));
+    assert_eq!(*session.generated().last().unwrap(), 2);
+    assert_eq!(text, model.tokenizer.decode(session.generated()).unwrap());
+    assert!(text.starts_with("The capital of France is Paris."), "{text:?}");
+}
+
+fn greedy_session(model: Arc<Model>, prompt: Vec<u32>, n: usize) -> Session {
+    let sampler = Sampler::new(Semantics::Hf, &GenerateArgs::default(), None, 0).unwrap();
+    Session::start(model, prompt, sampler, n).unwrap()
+}
+
+#[test]
+fn seeded_sampling_is_reproducible_for_every_semantics() {
+    let model = model(Precision::Fast);
+    let args =
+        GenerateArgs::from_json_str(r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#).unwrap();
+    for semantics in [Semantics::Hf, Semantics::Literal, Semantics::Corrected] {
+        let run = |seed| {
+            let sampler = Sampler::new(semantics, &args, None, seed).unwrap();
+            let mut session = Session::start(model.clone(), reference_ids(), sampler, 8).unwrap();
+            while session.step().unwrap().is_some() {}
+            session.generated().to_vec()
+        };
+        assert_eq!(run(7), run(7), "{semantics:?}");
+    }
+}
+
+#[test]
+fn invalid_parameters_are_refused_before_generation_for_hf_semantics() {
+    let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "temperature": 0.0}"#).unwrap();
+    let err = Sampler::new(Semantics::Hf, &args, None, 0).err().unwrap();
+    assert!(err.contains("strictly positive float"), "{err}");
+    assert!(
+        Sampler::new(Semantics::Literal, &args, None, 0).is_ok(),
+        "the literal port accepts it silently"
+    );
+}
+
+fn load_err(bytes: &[u8]) -> ModelError {
+    Model::from_gguf(bytes, Precision::Exact).err().expect("must not load")
+}
+
+#[test]
+fn a_file_that_is_not_a_model_is_named() {
+    let err = load_err(b"<!DOCTYPE html><html>not found</html>");
+    assert!(matches!(err, ModelError::NotAModel(_)), "{err}");
+    assert!(err.to_string().contains("not a GGUF file"), "{err}");
+}
+
+#[test]
+fn a_truncated_gguf_is_reported_as_truncated() {
+    let bytes = gguf_bytes();
+    for len in [20, bytes.len() / 100, bytes.len() - 1000] {
+        let err = load_err(&bytes[..len]);
+        assert!(matches!(err, ModelError::Truncated(_)), "{len}: {err}");
+        assert!(err.to_string().contains("truncated"), "{err}");
+    }
+}
+
+/// Rewrites one metadata string value in place (same length), keeping the file well-formed.
+fn patched(find: &[u8], replace: &[u8]) -> Vec<u8> {
+    assert_eq!(find.len(), replace.len());
+    let mut bytes = gguf_bytes().to_vec();
+    let at = bytes.windows(find.len()).position(|w| w == find).expect("present");
+    bytes[at..at + find.len()].copy_from_slice(replace);
+    bytes
+}
+
+#[test]
+fn a_gguf_of_another_architecture_is_refused() {
+    // general.architecture = "llama" → "gemma" (same length, so the header stays valid).
+    let mut key_and_value = b"general.architecture".to_vec();
+    key_and_value.extend_from_slice(&[8, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0]);
+    let mut find = key_and_value.clone();
+    find.extend_from_slice(b"llama");
+    let mut replace = key_and_value;
+    replace.extend_from_slice(b"gemma");
+    let err = load_err(&patched(&find, &replace));
+    assert!(matches!(err, ModelError::WrongArchitecture(_)), "{err}");
+    assert!(err.to_string().contains("`gemma`"), "{err}");
+}
+
+#[test]
+fn a_gguf_with_a_missing_tensor_is_refused_by_name() {
+    // Renaming blk.7.ffn_up.weight leaves layer 7 without it.
+    let err = load_err(&patched(b"blk.7.ffn_up.weight", b"blk.7.ffn_XX.weight"));
+    assert!(matches!(err, ModelError::Missing(_)), "{err}");
+    assert!(err.to_string().contains("blk.7.ffn_up.weight"), "{err}");
+}
+
+#[test]
+fn a_context_past_the_model_length_is_an_error_and_the_model_stays_usable() {
+    let model = model(Precision::Exact);
+    let too_long = vec![198u32; model.info.max_positions + 1];
+    let err = model.next_logits(&too_long).err().unwrap();
+    assert!(matches!(err, ModelError::ContextTooLong { limit: 8192, .. }), "{err}");
+    assert!(err.to_string().contains("8193 tokens"), "{err}");
+    assert!(model.next_logits(&reference_ids()).is_ok());
+}
+
+#[test]
+fn fast_precision_names_its_shorter_position_limit() {
+    let model = model(Precision::Fast);
+    let err = model.next_logits(&vec![198u32; 5000]).err().unwrap();
+    assert!(err.to_string().contains("4096"), "{err}");
+}
