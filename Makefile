@@ -9,7 +9,7 @@ WASM_TEST_ENV = CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=120
 demo: setup pkg model
 	python3 scripts/serve.py --port $(PORT)
 
-test: setup test-native test-wasm test-page
+test: setup model test-native test-wasm test-page
 
 setup:
 	scripts/setup.sh
@@ -30,7 +30,7 @@ test-native:
 test-wasm:
 	$(WASM_TEST_ENV) scripts/cargo-wasm.sh test --locked --test core_parity
 
-test-page: pkg
+test-page: pkg model
 	cargo build --locked --bin sampling-lab
 	mkdir -p target/screenshots
 	npm run --silent test:e2e

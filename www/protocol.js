@@ -1,23 +1,63 @@
 // The message protocol between the page and its worker (worker.js), which owns the wasm instance.
-//
-// page → worker
-//   { type: "inspect", id, params, generationConfig }        params / generationConfig: JSON text
-//   { type: "monteCarlo", id, params, generationConfig, draws, seed }
-// worker → page
-//   { type: "ready", simd }                                   wasm and the reference logits loaded
-//   { type: "distribution", id, report }                      the `sampling-lab inspect` report
-//   { type: "monteCarlo", id, result }
-//   { type: "error", id, message }                            id is null for start-up failures
-//
 // Every number the page shows comes from these messages: the page computes no semantics.
+//
+// page → worker (`id` is the caller's; replies to a request carry it back)
+//   load        { id, source, precision }       source: ModelSource; precision: "exact" | "fast"
+//   render      { id, chat }                    the template's text and the prompt's tokens
+//   inspect     { id, chat, params, generationConfig, step }
+//                                               step: null for the token after the chat, or the
+//                                               index of a token of the last generation
+//   monteCarlo  { id, chat, params, generationConfig, step, draws, seed }
+//   generate    { id, chat, options }           options: GenerationOptions (pkg/sampling_lab.d.ts)
+//   cancel      { id }                          stops generation `id` before its next token
+//   trap        {}                              aborts the wasm as a Rust panic does (recovery tests)
+//
+// worker → page
+//   started     { simd }                        the wasm is instantiated; no model yet
+//   progress    { id, phase, loaded, total }    phase: "download" | "parse"; bytes (total may be null)
+//   ready       { id, info, timings }           the model is loaded: ModelInfo, {fetchMs, parseMs}
+//   rendered    { id, rendered }                {text, ids, tokens}
+//   distribution{ id, report }                  the `sampling-lab inspect --model` report
+//   monteCarlo  { id, result }
+//   token       { id, step }                    {index, token, token_text, text, finish}
+//   done        { id, finish, steps, prefillMs, decodeMs, ids }
+//                                               finish: "eos" | "max_new_tokens" | "context_full" | "cancelled"
+//   error       { id, message, fatal }          fatal: the wasm instance died (a panic); the page
+//                                               must start a new worker, which loads the model again
+//
+// Requests are handled one at a time, in order, except `cancel`, which a running generation
+// sees between two tokens.
 
-/** @typedef {{type: "inspect", id: number, params: string, generationConfig: string | null}} InspectRequest */
-/** @typedef {{type: "monteCarlo", id: number, params: string, generationConfig: string | null, draws: number, seed: number}} MonteCarloRequest */
+/** @typedef {{kind: "url", url: string} | {kind: "bytes", name: string, bytes: ArrayBuffer} | {kind: "hub", base: string}} ModelSource */
+/** @typedef {{system?: string | null, messages: {role: string, content: string}[], answer_prefix?: string}} ChatInput */
 
-export const Request = Object.freeze({ inspect: "inspect", monteCarlo: "monteCarlo" });
+export const Request = Object.freeze({
+  load: "load",
+  render: "render",
+  inspect: "inspect",
+  monteCarlo: "monteCarlo",
+  generate: "generate",
+  cancel: "cancel",
+  trap: "trap",
+});
+
 export const Reply = Object.freeze({
+  started: "started",
+  progress: "progress",
   ready: "ready",
+  rendered: "rendered",
   distribution: "distribution",
   monteCarlo: "monteCarlo",
+  token: "token",
+  done: "done",
   error: "error",
 });
+
+/** The chat of the reference context: the published kept counts are measured on it. */
+export const REFERENCE_CHAT = Object.freeze({
+  system: null,
+  messages: [{ role: "user", content: "How do you say thank you in Chinese?" }],
+  answer_prefix: 'In Chinese, you can say "',
+});
+
+export const DEFAULT_MODEL_URL = "models/SmolLM2-135M-Instruct.Q4_1.gguf";

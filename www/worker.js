@@ -1,39 +1,160 @@
-// Owns the wasm instance; answers the page's requests (protocol.js) one at a time.
-import init, { inspect, monteCarlo, parseLogits } from "/pkg/sampling_lab.js";
+// Owns the wasm instance and the loaded model; answers the page's requests (protocol.js).
+import init, { Lab, simd, trap } from "./pkg/sampling_lab.js";
 import { Reply, Request } from "./protocol.js";
 
-let logits = null;
-let contextIds = null;
+/** @type {Lab | null} */
+let lab = null;
+/** The last generation, kept so that its steps can be inspected. */
+let generation = null;
+let running = null; // { id, cancelled } while a generation streams
+let queue = Promise.resolve();
 
-async function start() {
-  await init();
-  const [npy, reference] = await Promise.all([
-    fetch("fixtures/reference.npy").then((r) => checked(r).arrayBuffer()),
-    fetch("fixtures/reference.json").then((r) => checked(r).json()),
-  ]);
-  logits = parseLogits(new Uint8Array(npy));
-  contextIds = Uint32Array.from(reference.context_ids);
-  // The module is built with +simd128: it only instantiates where wasm SIMD is supported.
-  postMessage({ type: Reply.ready, simd: true });
-}
-
-function checked(response) {
-  if (!response.ok) throw new Error(`${response.url}: HTTP ${response.status}`);
-  return response;
-}
+const ready = init().then(() => postMessage({ type: Reply.started, simd: simd() }));
 
 onmessage = ({ data }) => {
-  try {
-    if (data.type === Request.inspect) {
-      const report = inspect(logits, data.params, data.generationConfig, contextIds);
-      postMessage({ type: Reply.distribution, id: data.id, report });
-    } else if (data.type === Request.monteCarlo) {
-      const result = monteCarlo(logits, data.params, data.generationConfig, contextIds, data.draws, BigInt(data.seed));
-      postMessage({ type: Reply.monteCarlo, id: data.id, result });
-    }
-  } catch (e) {
-    postMessage({ type: Reply.error, id: data.id ?? null, message: String(e?.message ?? e) });
+  if (data.type === Request.cancel) {
+    if (running && running.id === data.id) running.cancelled = true;
+    return;
   }
+  // One request at a time, in order; a generation yields between tokens so cancels get through.
+  queue = queue.then(() => ready).then(() => handle(data)).catch((e) => fail(data.id ?? null, e));
 };
 
-start().catch((e) => postMessage({ type: Reply.error, id: null, message: String(e?.message ?? e) }));
+async function handle(data) {
+  switch (data.type) {
+    case Request.load: return load(data);
+    case Request.render: return postMessage({ type: Reply.rendered, id: data.id, rendered: model().renderChat(data.chat) });
+    case Request.inspect: return postMessage({ type: Reply.distribution, id: data.id, report: inspect(data) });
+    case Request.monteCarlo: return postMessage({ type: Reply.monteCarlo, id: data.id, result: monteCarlo(data) });
+    case Request.generate: return generate(data);
+    case Request.trap: return trap();
+    default: throw new Error(`unknown request type ${JSON.stringify(data.type)}`);
+  }
+}
+
+function model() {
+  if (!lab) throw new Error("no model is loaded");
+  return lab;
+}
+
+function fail(id, e) {
+  // A Rust panic surfaces as a WebAssembly.RuntimeError; the instance is unusable after it.
+  const fatal = e instanceof WebAssembly.RuntimeError;
+  postMessage({ type: Reply.error, id, message: fatal ? `the wasm instance crashed: ${e.message}` : String(e?.message ?? e), fatal });
+  if (fatal) close();
+}
+
+async function load({ id, source, precision }) {
+  const started = performance.now();
+  const onProgress = (loaded, total) => postMessage({ type: Reply.progress, id, phase: "download", loaded, total });
+  const files = await fetchSource(source, onProgress);
+  const fetchMs = performance.now() - started;
+  postMessage({ type: Reply.progress, id, phase: "parse", loaded: 0, total: null });
+  // Parsed before the running model is dropped: a file that fails to load leaves it working.
+  const loaded = files.gguf
+    ? Lab.fromGguf(files.gguf, precision)
+    : Lab.fromHub(files.config, files.weights, files.tokenizer, files.tokenizerConfig, files.generationConfig);
+  generation?.free();
+  generation = null;
+  lab?.free();
+  lab = loaded;
+  const parseMs = performance.now() - started - fetchMs;
+  postMessage({ type: Reply.ready, id, info: lab.info(), timings: { fetchMs, parseMs } });
+}
+
+async function fetchSource(source, onProgress) {
+  if (source.kind === "bytes") return { gguf: new Uint8Array(source.bytes) };
+  if (source.kind === "url") return { gguf: await download(source.url, onProgress) };
+  if (source.kind === "hub") {
+    const file = (name) => new URL(name, source.base.endsWith("/") ? source.base : `${source.base}/`).href;
+    const optional = (name) => download(file(name)).catch(() => undefined);
+    const [config, tokenizer, tokenizerConfig, generationConfig] = await Promise.all([
+      download(file("config.json")), download(file("tokenizer.json")),
+      optional("tokenizer_config.json"), optional("generation_config.json"),
+    ]);
+    return { config, tokenizer, tokenizerConfig, generationConfig, weights: await download(file("model.safetensors"), onProgress) };
+  }
+  throw new Error(`unknown model source ${JSON.stringify(source?.kind)}`);
+}
+
+/** The body of `url`, reporting bytes as they arrive. */
+async function download(url, onProgress = () => {}) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
+  const total = Number(response.headers.get("content-length")) || null;
+  const reader = response.body.getReader();
+  let bytes = new Uint8Array(total ?? 1 << 20);
+  let loaded = 0;
+  let reported = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (loaded + value.length > bytes.length) bytes = grow(bytes, loaded + value.length);
+    bytes.set(value, loaded);
+    loaded += value.length;
+    if (loaded - reported >= 1 << 20) {
+      onProgress(loaded, total);
+      reported = loaded;
+    }
+  }
+  onProgress(loaded, total);
+  return loaded === bytes.length ? bytes : bytes.subarray(0, loaded);
+}
+
+function grow(bytes, needed) {
+  const bigger = new Uint8Array(Math.max(needed, bytes.length * 2));
+  bigger.set(bytes);
+  return bigger;
+}
+
+function stepSource(step) {
+  if (step === null || step === undefined) return null;
+  if (!generation) throw new Error("there is no generation to inspect");
+  return generation;
+}
+
+function inspect({ chat, params, generationConfig, step }) {
+  const source = stepSource(step);
+  return source ? source.inspect(step, params, generationConfig) : model().inspect(chat, params, generationConfig);
+}
+
+function monteCarlo({ chat, params, generationConfig, step, draws, seed }) {
+  const source = stepSource(step);
+  return source
+    ? source.monteCarlo(step, params, generationConfig, draws, BigInt(seed))
+    : model().monteCarlo(chat, params, generationConfig, draws, BigInt(seed));
+}
+
+async function generate({ id, chat, options }) {
+  const started = performance.now();
+  generation?.free();
+  generation = null;
+  generation = model().startGeneration(chat, options);
+  const prefillMs = performance.now() - started;
+  running = { id, cancelled: false };
+  try {
+    for (;;) {
+      await nextTask();
+      if (running.cancelled) break;
+      const step = generation.step();
+      if (step === null) break;
+      postMessage({ type: Reply.token, id, step });
+    }
+  } finally {
+    const cancelled = running.cancelled && generation.finish() === null;
+    running = null;
+    postMessage({
+      type: Reply.done, id, finish: cancelled ? "cancelled" : generation.finish(), steps: generation.steps,
+      prefillMs, decodeMs: performance.now() - started - prefillMs, ids: Array.from(generation.generatedIds()),
+    });
+  }
+}
+
+/** Lets queued messages (a cancel) run; a MessageChannel avoids setTimeout's 4 ms clamp. */
+function nextTask() {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = resolve;
+    channel.port2.postMessage(null);
+  });
+}

@@ -1,22 +1,10 @@
-//! The `wasm-bindgen` edge: thin wrappers that take what a Web Worker has (typed arrays and JSON
-//! text) and return plain JS objects with the field names of `sampling-lab inspect`'s JSON.
-//! Errors become JS `Error`s carrying the Rust message.
+//! Model-free entry points: the core over logits the caller already has (a `.npy` file, a
+//! synthetic row such as the ties lab's `[3, 2, 2, 1]`).
 
+use super::{args, generation_config, to_js};
 use crate::logits_file;
-use crate::sampling::{Analysis, GenerateArgs, GenerationConfig, Inspection};
-use serde::Serialize;
+use crate::sampling::{Analysis, Inspection};
 use wasm_bindgen::prelude::*;
-
-#[wasm_bindgen(start)]
-pub fn start() {
-    console_error_panic_hook::set_once();
-}
-
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsError::new(&e.to_string()))
-}
 
 fn inspection(
     logits: Vec<f32>,
@@ -24,12 +12,8 @@ fn inspection(
     generation_config_json: Option<String>,
     context_ids: Vec<u32>,
 ) -> Result<Inspection, JsError> {
-    let args = GenerateArgs::from_json_str(params_json).map_err(|e| JsError::new(&e))?;
-    let generation_config = generation_config_json
-        .filter(|text| !text.trim().is_empty())
-        .map(|text| GenerationConfig::from_json_str(&text))
-        .transpose()
-        .map_err(|e| JsError::new(&e))?;
+    let args = args(params_json)?;
+    let generation_config = generation_config(generation_config_json)?;
     if logits.is_empty() {
         return Err(JsError::new("logits are empty"));
     }

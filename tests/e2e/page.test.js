@@ -1,64 +1,19 @@
-// The page in Debian's Chromium: the wasm core loads in a worker and the headline figures on
-// screen are the ones `sampling-lab inspect` prints for the same inputs.
-import { test, before, after } from "node:test";
+// The page in Debian's Chromium: the real model loads in a worker and the headline figures on
+// screen are the ones `sampling-lab inspect --model` prints for the same inputs.
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
-import { chromium } from "playwright-core";
+import { PRESETS, cliInspect, openPage, useBrowser } from "./harness.js";
 
-const PORT = 8765 + Math.floor(Math.random() * 1000);
-const BASE = `http://127.0.0.1:${PORT}/`;
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-let server;
-let browser;
-
-before(async () => {
-  server = spawn("python3", ["scripts/serve.py", "--port", String(PORT)], { env: { ...process.env, SERVE_QUIET: "1" }, stdio: "ignore" });
-  for (let i = 0; i < 50; i++) {
-    try { if ((await fetch(BASE)).ok) break; } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: FLAGS });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.kill();
-});
-
-function cliReport(params) {
-  const out = execFileSync("target/debug/sampling-lab", [
-    "inspect", "--logits", "www/fixtures/reference.npy", "--params", JSON.stringify(params),
-    "--context-ids", JSON.stringify(JSON.parse(execFileSync("cat", ["www/fixtures/reference.json"])).context_ids),
-  ], { maxBuffer: 64 << 20 });
-  return JSON.parse(out);
-}
-
-async function openPage() {
-  const page = await browser.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(BASE);
-  await page.getByTestId("model-status").filter({ hasText: "ready" }).waitFor({ timeout: 60_000 });
-  return { page, errors };
-}
-
-const PRESETS = {
-  "temp 0.7": { do_sample: true, temperature: 0.7 },
-  "temp 0.7, top_k 0": { do_sample: true, temperature: 0.7, top_k: 0 },
-  "top_k 40": { do_sample: true, temperature: 0.7, top_k: 40 },
-  "top_k 0, top_p 0.9": { do_sample: true, temperature: 0.7, top_k: 0, top_p: 0.9 },
-  "top_k 40, top_p 0.9": { do_sample: true, temperature: 0.7, top_k: 40, top_p: 0.9 },
-};
+const browser = useBrowser();
 
 test("each reference preset shows the kept counts and TV that the CLI prints", async () => {
-  const { page, errors } = await openPage();
+  const { page, errors } = await openPage(browser);
   const kept = [];
   for (const [label, params] of Object.entries(PRESETS)) {
-    const cli = cliReport(params);
+    const cli = cliInspect(params);
     await page.getByRole("button", { name: label, exact: true }).click();
-    await page.getByTestId("kept-hf").filter({ hasText: String(cli.hf.kept) }).waitFor();
-    assert.equal(await page.getByTestId("kept-literal").textContent(), String(cli.literal.kept), label);
+    await page.getByTestId("kept-hf").filter({ hasText: new RegExp(`^${cli.hf.kept}$`) }).waitFor();
+    await page.getByTestId("kept-literal").filter({ hasText: new RegExp(`^${cli.literal.kept}$`) }).waitFor();
     assert.equal(await page.getByTestId("kept-corrected").textContent(), String(cli.corrected.kept), label);
     assert.equal(await page.getByTestId("tv-literal").textContent(), cli.compare.literal.tv.toFixed(4), label);
     assert.equal(await page.getByTestId("tv-corrected").textContent(), cli.compare.corrected.tv.toFixed(4), label);
@@ -72,7 +27,7 @@ test("each reference preset shows the kept counts and TV that the CLI prints", a
 });
 
 test("an invalid parameter shows transformers' error and the page keeps working", async () => {
-  const { page } = await openPage();
+  const { page } = await openPage(browser);
   await page.getByLabel(/generate\(\) keyword arguments/).fill('{"do_sample": true, "temperature": 0.0}');
   await page.getByRole("button", { name: "Inspect" }).click();
   await page.getByTestId("error").filter({ hasText: "`temperature` (=0.0) has to be a strictly positive float" }).waitFor();
@@ -83,4 +38,18 @@ test("an invalid parameter shows transformers' error and the page keeps working"
   await page.getByRole("button", { name: "top_k 40", exact: true }).click();
   await page.getByTestId("kept-hf").filter({ hasText: /^40$/ }).waitFor();
   assert.equal(await page.getByTestId("error").textContent(), "");
+});
+
+test("markup in the prompt is shown as text, never run", async () => {
+  const { page, errors } = await openPage(browser);
+  let dialogs = 0;
+  page.on("dialog", (d) => { dialogs += 1; d.dismiss(); });
+  const hostile = '<img src=x onerror="alert(1)"><script>alert(2)</script>';
+  await page.getByLabel("User message").fill(hostile);
+  await page.getByLabel("User message").press("Enter");
+  await page.getByLabel("User message").blur();
+  await page.locator("#chips .chip").filter({ hasText: "<" }).first().waitFor();
+  assert.equal(await page.locator("#chips img, #chips script, .panels img").count(), 0);
+  assert.equal(dialogs, 0);
+  assert.deepEqual(errors, []);
 });

@@ -1,0 +1,334 @@
+//! The model in the browser: a `Lab` owns one loaded model; a `Generation` is one streamed answer
+//! whose every step can be inspected afterwards.
+
+use super::{args, error, generation_config, to_js};
+use crate::generation::{inspect_step, step_inspection, Sampler, Semantics, Session};
+use crate::model::{hub::HubFiles, Chat, Model, Precision};
+use crate::sampling::{Analysis, Inspection};
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::sync::Arc;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = r#"
+/** A conversation: optional system message, turns, and text the answer is forced to start with. */
+export interface ChatInput {
+  system?: string | null;
+  messages: { role: string; content: string }[];
+  answer_prefix?: string;
+}
+/** How a generation chooses its tokens. `params` / `generationConfig` are JSON text. */
+export interface GenerationOptions {
+  semantics?: "hf" | "literal" | "corrected";
+  params?: string;
+  generationConfig?: string | null;
+  seed?: number;
+  maxNewTokens?: number;
+}
+"#;
+
+/// One loaded model. The page fetches the bytes (and shows the download's progress); this parses.
+#[wasm_bindgen]
+pub struct Lab {
+    model: Arc<Model>,
+    /// The last prompt's logits: the page re-inspects one prompt under many parameter settings.
+    last: RefCell<Option<(Vec<u32>, Vec<f32>)>>,
+}
+
+/// A chat rendered by the model's template, and its tokens.
+#[derive(Serialize)]
+struct Rendered {
+    text: String,
+    ids: Vec<u32>,
+    /// Each id's display text, in order.
+    tokens: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Options {
+    #[serde(default = "hf")]
+    semantics: Semantics,
+    #[serde(default = "empty_params")]
+    params: String,
+    #[serde(default)]
+    generation_config: Option<String>,
+    #[serde(default)]
+    seed: Option<u64>,
+    #[serde(default = "max_new_tokens")]
+    max_new_tokens: usize,
+}
+
+fn hf() -> Semantics {
+    Semantics::Hf
+}
+fn empty_params() -> String {
+    "{}".into()
+}
+fn max_new_tokens() -> usize {
+    256
+}
+
+#[wasm_bindgen]
+impl Lab {
+    /// A GGUF file's bytes; `precision` is `exact` (f32 weights) or `fast` (quantized matmuls).
+    #[wasm_bindgen(js_name = fromGguf)]
+    pub fn from_gguf(bytes: &[u8], precision: &str) -> Result<Lab, JsError> {
+        let precision: Precision = precision.parse().map_err(error)?;
+        Ok(Lab::new(Model::from_gguf(bytes, precision).map_err(error)?))
+    }
+
+    /// The Hugging Face Hub layout: `config.json`, `model.safetensors`, `tokenizer.json`, and the
+    /// optional `tokenizer_config.json` (chat template) and `generation_config.json`.
+    #[wasm_bindgen(js_name = fromHub)]
+    pub fn from_hub(
+        config: Vec<u8>,
+        weights: Vec<u8>,
+        tokenizer: Vec<u8>,
+        tokenizer_config: Option<Vec<u8>>,
+        generation_config: Option<Vec<u8>>,
+    ) -> Result<Lab, JsError> {
+        let files = HubFiles {
+            config,
+            weights,
+            tokenizer,
+            tokenizer_config,
+            generation_config,
+        };
+        Ok(Lab::new(Model::from_hub(&files).map_err(error)?))
+    }
+
+    fn new(model: Model) -> Lab {
+        Lab {
+            model: Arc::new(model),
+            last: RefCell::new(None),
+        }
+    }
+
+    /// What is running: name, format, precision, weight type, hyper-parameters, limits.
+    pub fn info(&self) -> Result<JsValue, JsError> {
+        to_js(&self.model.info)
+    }
+
+    /// `text`'s ids and their display texts (no special tokens added).
+    pub fn tokenize(&self, text: &str) -> Result<JsValue, JsError> {
+        let ids = self.model.tokenizer.encode(text).map_err(error)?;
+        to_js(&self.rendered(text.to_string(), ids))
+    }
+
+    /// The chat as the model's template renders it (with the generation prompt and the answer
+    /// prefix), and the prompt ids the model runs on.
+    #[wasm_bindgen(js_name = renderChat)]
+    pub fn render_chat(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ChatInput")] chat: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let chat = parse_chat(chat)?;
+        let text = self.model.chat.conversation(&chat).map_err(error)? + &chat.answer_prefix;
+        let ids = self.model.chat_ids(&chat).map_err(error)?;
+        to_js(&self.rendered(text, ids))
+    }
+
+    fn rendered(&self, text: String, ids: Vec<u32>) -> Rendered {
+        let tokens = ids.iter().map(|&id| self.model.tokenizer.token_text(id)).collect();
+        Rendered { text, ids, tokens }
+    }
+
+    /// The report of `sampling-lab inspect --model` for the token after the chat.
+    pub fn inspect(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ChatInput")] chat: JsValue,
+        params_json: &str,
+        generation_config_json: Option<String>,
+    ) -> Result<JsValue, JsError> {
+        let input = self.next_token(chat, params_json, generation_config_json)?;
+        report(&self.model, &input)
+    }
+
+    /// `draws` seeded draws of both ports for the token after the chat.
+    #[wasm_bindgen(js_name = monteCarlo)]
+    pub fn monte_carlo(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ChatInput")] chat: JsValue,
+        params_json: &str,
+        generation_config_json: Option<String>,
+        draws: usize,
+        seed: u64,
+    ) -> Result<JsValue, JsError> {
+        let input = self.next_token(chat, params_json, generation_config_json)?;
+        monte_carlo(&input, draws, seed)
+    }
+
+    /// The raw next-token logits after the chat.
+    #[wasm_bindgen(js_name = nextLogits)]
+    pub fn next_logits(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ChatInput")] chat: JsValue,
+    ) -> Result<Vec<f32>, JsError> {
+        let ids = self.model.chat_ids(&parse_chat(chat)?).map_err(error)?;
+        self.logits_after(&ids)
+    }
+
+    fn next_token(&self, chat: JsValue, params_json: &str, gc: Option<String>) -> Result<Inspection, JsError> {
+        let (args, gc) = (args(params_json)?, generation_config(gc)?);
+        let ids = self.model.chat_ids(&parse_chat(chat)?).map_err(error)?;
+        let logits = self.logits_after(&ids)?;
+        Ok(step_inspection(&self.model, logits, &ids, args, gc))
+    }
+
+    fn logits_after(&self, ids: &[u32]) -> Result<Vec<f32>, JsError> {
+        if let Some((cached_ids, logits)) = self.last.borrow().as_ref() {
+            if cached_ids == ids {
+                return Ok(logits.clone());
+            }
+        }
+        let logits = self.model.next_logits(ids).map_err(error)?;
+        *self.last.borrow_mut() = Some((ids.to_vec(), logits.clone()));
+        Ok(logits)
+    }
+
+    /// Prefills the chat and returns a generation to step through; nothing is sampled yet.
+    #[wasm_bindgen(js_name = startGeneration)]
+    pub fn start_generation(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ChatInput")] chat: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "GenerationOptions")] options: JsValue,
+    ) -> Result<Generation, JsError> {
+        let options: Options = if options.is_undefined() || options.is_null() {
+            serde_json::from_str("{}").map_err(error)?
+        } else {
+            serde_wasm_bindgen::from_value(options).map_err(|e| error(format!("generation options: {e}")))?
+        };
+        let args = args(&options.params)?;
+        let gc = generation_config(options.generation_config)?.or_else(|| self.model.generation_config.clone());
+        let seed = options.seed.or(args.seed).unwrap_or(0);
+        let sampler = Sampler::new(options.semantics, &args, gc.as_ref(), seed).map_err(error)?;
+        let prompt = self.model.chat_ids(&parse_chat(chat)?).map_err(error)?;
+        let session = Session::start(self.model.clone(), prompt, sampler, options.max_new_tokens).map_err(error)?;
+        Ok(Generation { session })
+    }
+
+    /// Generates to the end, calling `on_token(step)` after each token; the callback returning
+    /// `false` stops the generation there. The generation is returned for inspection.
+    pub fn generate(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ChatInput")] chat: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "GenerationOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "(step: any) => boolean | void")] on_token: &js_sys::Function,
+    ) -> Result<Generation, JsError> {
+        let mut generation = self.start_generation(chat, options)?;
+        loop {
+            let step = generation.step()?;
+            if step.is_null() {
+                break;
+            }
+            let go_on = on_token
+                .call1(&JsValue::NULL, &step)
+                .map_err(|e| error(format!("{e:?}")))?;
+            if go_on == JsValue::FALSE {
+                break;
+            }
+        }
+        Ok(generation)
+    }
+}
+
+/// One answer being generated with a KV cache.
+#[wasm_bindgen]
+pub struct Generation {
+    session: Session,
+}
+
+#[wasm_bindgen]
+impl Generation {
+    /// Chooses and runs the next token: `{index, token, token_text, text, finish}`, or `null`
+    /// once finished. Call it in a loop that yields between steps so that a cancel can arrive.
+    pub fn step(&mut self) -> Result<JsValue, JsError> {
+        match self.session.step().map_err(error)? {
+            Some(step) => to_js(&step),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// `eos`, `max_new_tokens`, `context_full`, or `null` while running.
+    pub fn finish(&self) -> Result<JsValue, JsError> {
+        to_js(&self.session.finish())
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn steps(&self) -> usize {
+        self.session.steps()
+    }
+
+    #[wasm_bindgen(js_name = promptIds)]
+    pub fn prompt_ids(&self) -> Vec<u32> {
+        self.session.prompt().to_vec()
+    }
+
+    #[wasm_bindgen(js_name = generatedIds)]
+    pub fn generated_ids(&self) -> Vec<u32> {
+        self.session.generated().to_vec()
+    }
+
+    /// The report for generated token `index`, from the logits the model gave at that step.
+    pub fn inspect(
+        &self,
+        index: usize,
+        params_json: &str,
+        generation_config_json: Option<String>,
+    ) -> Result<JsValue, JsError> {
+        let input = self.step_input(index, params_json, generation_config_json)?;
+        report(self.session.model(), &input)
+    }
+
+    #[wasm_bindgen(js_name = monteCarlo)]
+    pub fn monte_carlo(
+        &self,
+        index: usize,
+        params_json: &str,
+        generation_config_json: Option<String>,
+        draws: usize,
+        seed: u64,
+    ) -> Result<JsValue, JsError> {
+        let input = self.step_input(index, params_json, generation_config_json)?;
+        monte_carlo(&input, draws, seed)
+    }
+
+    /// The raw logits that produced generated token `index`.
+    #[wasm_bindgen(js_name = logitsAt)]
+    pub fn logits_at(&self, index: usize) -> Result<Vec<f32>, JsError> {
+        Ok(self.at(index)?.0.to_vec())
+    }
+
+    fn at(&self, index: usize) -> Result<(&[f32], &[u32]), JsError> {
+        let steps = self.session.steps();
+        self.session
+            .at(index)
+            .ok_or_else(|| error(format!("step {index} does not exist: {steps} tokens were generated")))
+    }
+
+    fn step_input(&self, index: usize, params_json: &str, gc: Option<String>) -> Result<Inspection, JsError> {
+        let (args, gc) = (args(params_json)?, generation_config(gc)?);
+        let (logits, context) = self.at(index)?;
+        Ok(step_inspection(
+            self.session.model(),
+            logits.to_vec(),
+            context,
+            args,
+            gc,
+        ))
+    }
+}
+
+fn parse_chat(chat: JsValue) -> Result<Chat, JsError> {
+    serde_wasm_bindgen::from_value(chat).map_err(|e| error(format!("chat: {e}")))
+}
+
+fn report(model: &Model, input: &Inspection) -> Result<JsValue, JsError> {
+    to_js(&inspect_step(model, input).map_err(error)?)
+}
+
+fn monte_carlo(input: &Inspection, draws: usize, seed: u64) -> Result<JsValue, JsError> {
+    to_js(&Analysis::run(input).monte_carlo(input, draws, seed).map_err(error)?)
+}

@@ -1,0 +1,57 @@
+//! The `wasm-bindgen` edge: thin wrappers that take what a Web Worker has (bytes, typed arrays and
+//! JSON text) and return plain JS objects with the field names of the CLI's JSON. Errors become JS
+//! `Error`s carrying the Rust message.
+//!
+//! Parameters travel as JSON *text*, as on the CLI: `temperature: 1` and `temperature: 1.0` are
+//! different Python values to transformers' validation, and a JS object cannot tell them apart.
+
+mod lab;
+mod logits;
+
+pub use lab::{Generation, Lab};
+pub use logits::{inspect, monte_carlo, parse_logits};
+
+use crate::sampling::{GenerateArgs, GenerationConfig};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// Whether this build runs wasm SIMD kernels (it is built with `+simd128`, so it only loads
+/// where the browser supports them).
+#[wasm_bindgen]
+pub fn simd() -> bool {
+    cfg!(target_feature = "simd128")
+}
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
+fn error(message: impl std::fmt::Display) -> JsError {
+    JsError::new(&message.to_string())
+}
+
+fn args(params_json: &str) -> Result<GenerateArgs, JsError> {
+    GenerateArgs::from_json_str(params_json).map_err(error)
+}
+
+/// An absent or blank `generation_config.json` is "the model has none".
+fn generation_config(json: Option<String>) -> Result<Option<GenerationConfig>, JsError> {
+    json.filter(|text| !text.trim().is_empty())
+        .map(|text| GenerationConfig::from_json_str(&text))
+        .transpose()
+        .map_err(error)
+}
+
+/// Aborts the instance exactly as a Rust panic does, so that the worker's crash recovery can be
+/// exercised without a bug to trigger it.
+#[wasm_bindgen]
+pub fn trap() {
+    panic!("trap requested");
+}

@@ -1,0 +1,71 @@
+// Shared by the browser tests: the page served locally, Debian's Chromium, and the native CLI
+// whose output the page's figures must equal.
+import { before, after } from "node:test";
+import { spawn, spawnSync } from "node:child_process";
+import { chromium } from "playwright-core";
+
+const PORT = 8765 + Math.floor(Math.random() * 1000);
+export const BASE = `http://127.0.0.1:${PORT}/`;
+export const MODEL = "models/SmolLM2-135M-Instruct.Q4_1.gguf";
+export const REFERENCE = { prompt: "How do you say thank you in Chinese?", answerPrefix: 'In Chinese, you can say "' };
+export const PRESETS = {
+  "temp 0.7": { do_sample: true, temperature: 0.7 },
+  "temp 0.7, top_k 0": { do_sample: true, temperature: 0.7, top_k: 0 },
+  "top_k 40": { do_sample: true, temperature: 0.7, top_k: 40 },
+  "top_k 0, top_p 0.9": { do_sample: true, temperature: 0.7, top_k: 0, top_p: 0.9 },
+  "top_k 40, top_p 0.9": { do_sample: true, temperature: 0.7, top_k: 40, top_p: 0.9 },
+};
+const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CLI = "target/debug/sampling-lab";
+
+/** Starts the server and the browser around the calling test file. */
+export function useBrowser() {
+  const state = {};
+  before(async () => {
+    state.server = spawn("python3", ["scripts/serve.py", "--port", String(PORT)], { env: { ...process.env, SERVE_QUIET: "1" }, stdio: "ignore" });
+    for (let i = 0; i < 50; i++) {
+      try { if ((await fetch(BASE)).ok) break; } catch { /* not up yet */ }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    state.browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: FLAGS });
+  });
+  after(async () => {
+    await state.browser?.close();
+    state.server?.kill();
+  });
+  return state;
+}
+
+/** A fresh page with the default model loaded; `errors` collects uncaught page errors. */
+export async function openPage(state, query = "") {
+  const page = await state.browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(BASE + query);
+  await waitReady(page);
+  return { page, errors };
+}
+
+export async function waitReady(page) {
+  await page.getByTestId("model-status").filter({ hasText: /^ready$/ }).waitFor({ timeout: 120_000 });
+}
+
+/** `sampling-lab inspect --model` for the reference chat in exact precision. */
+export function cliInspect(params) {
+  return JSON.parse(cli(["inspect", "--model", MODEL, "--prompt", REFERENCE.prompt,
+    "--answer-prefix", REFERENCE.answerPrefix, "--params", JSON.stringify(params)]).stdout);
+}
+
+/** The ids `sampling-lab generate` produces for the reference chat. */
+export function cliGenerateIds(params, maxNewTokens) {
+  const { stderr } = cli(["generate", "--model", MODEL, "--prompt", REFERENCE.prompt,
+    "--answer-prefix", REFERENCE.answerPrefix, "--params", JSON.stringify(params), "--max-new-tokens", String(maxNewTokens)]);
+  return JSON.parse(/ids: (\[[\d, ]*\])/.exec(stderr)[1]);
+}
+
+function cli(args) {
+  const run = spawnSync(CLI, args, { encoding: "utf8", maxBuffer: 256 << 20 });
+  if (run.status !== 0) throw new Error(`sampling-lab ${args[0]} failed: ${run.stderr}`);
+  return run;
+}

@@ -1,0 +1,79 @@
+// The wasm build of the model, driven through the page and its worker in Debian's Chromium:
+// the same ids, kept counts and greedy tokens as the native build, and a worker that survives
+// bad files and comes back from a crash.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { MODEL, PRESETS, cliGenerateIds, cliInspect, openPage, useBrowser, waitReady } from "./harness.js";
+
+const browser = useBrowser();
+const REFERENCE_IDS = JSON.parse(readFileSync("tests/fixtures/cases.json", "utf8")).contexts.reference.ids;
+
+test("the reference chat gives the 46 reference ids and the five published kept counts", async () => {
+  const { page, errors } = await openPage(browser);
+  await page.locator("#context-count").filter({ hasText: "46" }).waitFor();
+  const ids = await page.locator("#chips .chip small").allTextContents();
+  assert.deepEqual(ids.map(Number), REFERENCE_IDS);
+  for (const [label, expected] of Object.keys(PRESETS).map((l, i) => [l, [50, 49152, 40, 58, 24][i]])) {
+    await page.getByRole("button", { name: label, exact: true }).click();
+    await page.getByTestId("kept-hf").filter({ hasText: new RegExp(`^${expected}$`) }).waitFor();
+  }
+  assert.deepEqual(errors, []);
+});
+
+test("greedy generation of 32 tokens gives the native build's ids, and a step can be inspected", async () => {
+  const { page, errors } = await openPage(browser);
+  const native = cliGenerateIds({}, 32);
+  assert.equal(native.length, 32);
+  await page.getByLabel(/generate\(\) keyword arguments/).fill("{}");
+  await page.getByLabel("max new tokens").fill("32");
+  await page.getByRole("button", { name: "Generate" }).click();
+  await page.locator("#gen-stats").filter({ hasText: "max_new_tokens" }).waitFor({ timeout: 120_000 });
+  const ids = await page.locator("#completion [data-token]").evaluateAll((els) => els.map((e) => Number(e.dataset.token)));
+  assert.deepEqual(ids, native);
+  console.log(`# browser: ${await page.locator("#model-info").textContent()} · ${await page.locator("#gen-stats").textContent()}`);
+
+  const params = { do_sample: true, temperature: 0.7, top_k: 40, top_p: 0.9 };
+  await page.getByLabel(/generate\(\) keyword arguments/).fill(JSON.stringify(params));
+  await page.locator("#completion [data-step='0']").click();
+  await page.getByTestId("inspecting").filter({ hasText: "generated token 0" }).waitFor();
+  const cli = cliInspect(params); // step 0's logits are those of the token after the prompt
+  await page.getByTestId("kept-hf").filter({ hasText: new RegExp(`^${cli.hf.kept}$`) }).waitFor();
+  assert.equal(await page.getByTestId("tv-literal").textContent(), cli.compare.literal.tv.toFixed(4));
+  assert.deepEqual(errors, []);
+});
+
+test("a generation can be cancelled between tokens", async () => {
+  const { page } = await openPage(browser);
+  await page.getByLabel("max new tokens").fill("4000");
+  await page.getByLabel(/generate\(\) keyword arguments/).fill("{}");
+  await page.getByRole("button", { name: "Generate" }).click();
+  await page.locator("#completion [data-step='3']").waitFor();
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await page.locator("#gen-stats").filter({ hasText: "cancelled" }).waitFor();
+  assert.ok((await page.locator("#completion [data-token]").count()) < 4000);
+});
+
+test("a corrupt model file is reported and the running model keeps working", async () => {
+  const { page } = await openPage(browser);
+  const truncated = readFileSync(MODEL).subarray(0, 4 << 20);
+  await page.getByLabel("Open a .gguf file").setInputFiles({ name: "broken.gguf", mimeType: "application/octet-stream", buffer: truncated });
+  await page.getByTestId("error").filter({ hasText: /truncated/i }).waitFor({ timeout: 60_000 });
+  await waitReady(page);
+  await page.getByRole("button", { name: "top_k 40", exact: true }).click();
+  await page.getByTestId("kept-hf").filter({ hasText: /^40$/ }).waitFor();
+
+  await page.getByLabel("Open a .gguf file").setInputFiles({ name: "notes.gguf", mimeType: "text/plain", buffer: Buffer.from("not a model") });
+  await page.getByTestId("error").filter({ hasText: /not a GGUF/i }).waitFor({ timeout: 60_000 });
+  await page.getByRole("button", { name: "temp 0.7", exact: true }).click();
+  await page.getByTestId("kept-hf").filter({ hasText: /^50$/ }).waitFor();
+});
+
+test("a crash inside the wasm is reported and the page restarts its worker", async () => {
+  const { page } = await openPage(browser);
+  await page.evaluate(() => window.dispatchEvent(new Event("sampling-lab:trap")));
+  await page.getByTestId("error").filter({ hasText: "crashed" }).waitFor();
+  await waitReady(page);
+  await page.getByRole("button", { name: "top_k 0, top_p 0.9", exact: true }).click();
+  await page.getByTestId("kept-hf").filter({ hasText: /^58$/ }).waitFor();
+});
