@@ -5,14 +5,16 @@
 //! `sampling-lab generate --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT]
 //!  [--params JSON] [--precision exact|fast] [--semantics hf|literal|corrected] [--max-new-tokens N]
 //!  [--seed S]`
+//! `sampling-lab export-hub --model FILE.gguf --out DIR [--dtype f32|bf16|f16]`
 //!
-//! `inspect` prints one JSON report on stdout; `generate` streams the answer's text. The exit status is non-zero only for unusable input
+//! `inspect` prints one JSON report on stdout; `generate` streams the answer's text; `export-hub`
+//! writes the GGUF's model in the Hugging Face layout. The exit status is non-zero only for unusable input
 //! (unreadable file, malformed JSON, wrong shape), with a one-line message on stderr; parameters
 //! transformers rejects are part of the report, not a failure.
 
 use sampling_lab::generation::{inspect_step, step_inspection, Sampler, Semantics, Session};
 use sampling_lab::logits_file::parse_logits;
-use sampling_lab::model::{Chat, Model, Precision};
+use sampling_lab::model::{export, Chat, Model, Precision};
 use sampling_lab::sampling::{Analysis, GenerateArgs, GenerationConfig, Inspection};
 use std::io::Write;
 use std::process::ExitCode;
@@ -25,6 +27,7 @@ const USAGE: &str = "usage:
                        [--precision exact|fast] [--generation-config FILE] [--draws N --seed S]
   sampling-lab generate --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT] [--params JSON]
                         [--precision exact|fast] [--semantics hf|literal|corrected] [--max-new-tokens N] [--seed S]
+  sampling-lab export-hub --model FILE.gguf --out DIR [--dtype f32|bf16|f16]
 PATH is a .gguf file or a directory in the Hugging Face layout (config.json, model.safetensors, tokenizer.json, ...).";
 
 /// Default answer length of `generate`.
@@ -50,6 +53,7 @@ fn run(args: &[String]) -> Result<String, String> {
     match args.first().map(String::as_str) {
         Some("inspect") => inspect(&Flags::parse(&args[1..])?),
         Some("generate") => generate(&Flags::parse(&args[1..])?).map(|()| String::new()),
+        Some("export-hub") => export_hub(&Flags::parse(&args[1..])?),
         Some("-h" | "--help") | None => Err(USAGE.into()),
         Some(other) => Err(format!("unknown command `{other}`; {USAGE}")),
     }
@@ -234,4 +238,27 @@ fn generate(flags: &Flags) -> Result<(), String> {
         session.generated()
     );
     Ok(())
+}
+
+/// Writes config.json, model.safetensors, tokenizer.json and tokenizer_config.json to `--out`.
+fn export_hub(flags: &Flags) -> Result<String, String> {
+    check_flags(flags, &["model", "out", "dtype"])?;
+    let dtype = match flags.get("dtype").unwrap_or("f32") {
+        "f32" => candle_core::DType::F32,
+        "bf16" => candle_core::DType::BF16,
+        "f16" => candle_core::DType::F16,
+        other => return Err(format!("--dtype must be f32, bf16 or f16, not `{other}`")),
+    };
+    let files = export::hub_files_from_gguf(&read(flags.get("model").ok_or(USAGE)?)?, dtype)?;
+    let out = std::path::Path::new(flags.get("out").ok_or(USAGE)?);
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let write = |name: &str, bytes: &[u8]| std::fs::write(out.join(name), bytes).map_err(|e| format!("{name}: {e}"));
+    write("config.json", &files.config)?;
+    write("model.safetensors", &files.weights)?;
+    write("tokenizer.json", &files.tokenizer)?;
+    write(
+        "tokenizer_config.json",
+        files.tokenizer_config.as_deref().unwrap_or(b"{}"),
+    )?;
+    Ok(format!("wrote the Hugging Face layout to {}", out.display()))
 }

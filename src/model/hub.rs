@@ -9,6 +9,7 @@ use serde_json::Value;
 use std::collections::HashMap;
 
 /// The files' bytes, as a page fetches them or a user picks them.
+#[derive(Clone)]
 pub struct HubFiles {
     pub config: Vec<u8>,
     pub weights: Vec<u8>,

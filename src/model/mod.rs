@@ -1,12 +1,14 @@
 //! The model around the sampling core: SmolLM2 (any llama) from a GGUF or the Hub layout, its
 //! tokenizer and chat template, and a forward pass that yields one step's logits.
 //!
-//! - [`gguf`] / [`hub`]: the two file layouts, checked before use.
+//! - [`gguf`] / [`hub`]: the two file layouts, checked before use; [`export`] writes the first
+//!   as the second.
 //! - [`llama`]: candle's quantized llama (fast) and candle's llama over f32 weights (exact).
 //! - [`tokenizer`] / [`chat`]: text to ids as transformers does it for the same files.
 
 pub mod chat;
 mod error;
+pub mod export;
 pub mod gguf;
 pub mod hub;
 pub mod llama;

@@ -102,6 +102,13 @@ impl TextTokenizer {
             .map_err(|e| ModelError::Invalid(format!("cannot decode: {e}")))
     }
 
+    /// The tokenizer as a `tokenizer.json`.
+    pub fn to_json(&self) -> Result<String> {
+        self.inner
+            .to_string(false)
+            .map_err(|e| ModelError::Invalid(format!("writing tokenizer.json: {e}")))
+    }
+
     pub fn token_id(&self, token: &str) -> Option<u32> {
         self.inner.token_to_id(token)
     }
