@@ -1,17 +1,26 @@
-//! `sampling-lab inspect` as a user runs it: one JSON report on stdout, and a non-zero exit with a
-//! one-line message only for unusable input.
+//! `sampling-lab` as a user runs it: `inspect` prints one JSON report on stdout, `generate` streams
+//! text, `export-hub` writes files, and a non-zero exit with a one-line message comes only for
+//! unusable input. The model commands need the default GGUF in models/ (`make model`).
 
 use serde_json::Value;
 use std::process::{Command, Output};
 
 const REFERENCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/logits/reference.npy");
 
-fn inspect(args: &[&str]) -> Output {
+const MODEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/SmolLM2-135M-Instruct.Q4_1.gguf");
+const QUESTION: &str = "How do you say thank you in Chinese?";
+const PREFIX: &str = "In Chinese, you can say \"";
+
+fn run(command: &str, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sampling-lab"))
-        .arg("inspect")
+        .arg(command)
         .args(args)
         .output()
         .expect("the binary runs")
+}
+
+fn inspect(args: &[&str]) -> Output {
+    run("inspect", args)
 }
 
 fn report(args: &[&str]) -> Value {
@@ -116,4 +125,107 @@ fn unusable_input_exits_non_zero_with_one_line_on_stderr() {
         assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
         assert!(out.stdout.is_empty());
     }
+}
+
+/// The published figures for the default model, through the command a reader would type.
+#[test]
+fn inspect_model_reproduces_the_reference_ids_and_kept_counts() {
+    let settings = [
+        (r#"{"do_sample": true, "temperature": 0.7}"#, 50),
+        (r#"{"do_sample": true, "temperature": 0.7, "top_k": 0}"#, 49152),
+        (r#"{"do_sample": true, "temperature": 0.7, "top_k": 40}"#, 40),
+        (
+            r#"{"do_sample": true, "temperature": 0.7, "top_k": 0, "top_p": 0.9}"#,
+            58,
+        ),
+        (
+            r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#,
+            24,
+        ),
+    ];
+    let expected_ids: Value = serde_json::from_slice(
+        &std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/cases.json")).unwrap(),
+    )
+    .unwrap();
+    for (params, kept) in settings {
+        let r = report(&[
+            "--model",
+            MODEL,
+            "--prompt",
+            QUESTION,
+            "--answer-prefix",
+            PREFIX,
+            "--params",
+            params,
+        ]);
+        assert_eq!(r["context_ids"], expected_ids["contexts"]["reference"]["ids"]);
+        assert_eq!(r["hf"]["kept"], kept, "{params}");
+        let support = r["hf"]["support"].as_array().unwrap();
+        assert!(
+            support
+                .iter()
+                .all(|entry| r["tokens"][entry[0].to_string()].is_string()),
+            "every support id has its text"
+        );
+    }
+}
+
+#[test]
+fn generate_streams_the_greedy_answer_and_reports_its_ids() {
+    let out = run(
+        "generate",
+        &[
+            "--model",
+            MODEL,
+            "--prompt",
+            "What is the capital of France?",
+            "--max-new-tokens",
+            "12",
+        ],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("The capital of France is Paris."), "{text:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("tok/s") && stderr.contains("ids: ["), "{stderr}");
+}
+
+#[test]
+fn generate_refuses_what_transformers_refuses_with_its_message() {
+    let out = run(
+        "generate",
+        &[
+            "--model",
+            MODEL,
+            "--prompt",
+            "Hi",
+            "--params",
+            r#"{"do_sample": true, "temperature": 0}"#,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`temperature` (=0) has to be a strictly positive float"));
+}
+
+#[test]
+fn export_hub_writes_a_layout_that_inspect_loads() {
+    let dir = std::env::temp_dir().join(format!("sampling-lab-hub-{}", std::process::id()));
+    let out = run(
+        "export-hub",
+        &["--model", MODEL, "--out", dir.to_str().unwrap(), "--dtype", "bf16"],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r = report(&[
+        "--model",
+        dir.to_str().unwrap(),
+        "--prompt",
+        QUESTION,
+        "--answer-prefix",
+        PREFIX,
+        "--params",
+        r#"{"do_sample": true, "temperature": 0.7, "top_k": 40}"#,
+    ]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(r["hf"]["kept"], 40);
+    assert_eq!(r["context_ids"].as_array().unwrap().len(), 46);
 }

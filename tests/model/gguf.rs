@@ -1,66 +1,10 @@
-//! The model around the core, checked against transformers loading the same GGUF:
-//! tokenizer ids, chat template text, exact-mode logits, KV-cached decoding, and bad files.
-//!
-//! Needs the default GGUF in models/ (`make model`); fixtures come from
-//! reference/make_model_fixtures.py.
+//! The model from the default GGUF: tokenizer ids, chat template text, exact-mode logits,
+//! KV-cached decoding, generation, and bad files.
 
+use super::*;
 use sampling_lab::generation::{Sampler, Semantics, Session};
-use sampling_lab::logits_file::parse_logits;
-use sampling_lab::model::{Chat, Message, Model, ModelError, Precision};
+use sampling_lab::model::{Chat, Message, ModelError};
 use sampling_lab::sampling::GenerateArgs;
-use serde_json::Value;
-use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
-
-const LOGITS_TOLERANCE: f32 = 1e-4;
-/// Fast mode's bound on max |Δlogit|: Q4_1 weights times 8-bit activations (measured ≈ 0.65).
-const FAST_TOLERANCE: f32 = 2.0;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn gguf_bytes() -> &'static [u8] {
-    static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
-    BYTES.get_or_init(|| {
-        let path = root().join("models/SmolLM2-135M-Instruct.Q4_1.gguf");
-        std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e} (run `make model`)", path.display()))
-    })
-}
-
-fn model(precision: Precision) -> Arc<Model> {
-    static EXACT: OnceLock<Arc<Model>> = OnceLock::new();
-    static FAST: OnceLock<Arc<Model>> = OnceLock::new();
-    let cell = match precision {
-        Precision::Exact => &EXACT,
-        Precision::Fast => &FAST,
-    };
-    cell.get_or_init(|| Arc::new(Model::from_gguf(gguf_bytes(), precision).unwrap()))
-        .clone()
-}
-
-fn fixture(name: &str) -> Value {
-    let path = root().join("tests/fixtures/model").join(name);
-    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
-}
-
-fn ids(value: &Value) -> Vec<u32> {
-    value
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_u64().unwrap() as u32)
-        .collect()
-}
-
-fn argmax(v: &[f32]) -> usize {
-    v.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).unwrap().0
-}
-
-fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
-    assert_eq!(a.len(), b.len());
-    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
-}
 
 #[test]
 fn tokenizer_ids_equal_transformers_on_the_corpus() {
@@ -125,26 +69,24 @@ fn reference_chat_with_answer_prefix_gives_the_46_reference_ids() {
 }
 
 fn reference_ids() -> Vec<u32> {
-    ids(&fixture("logits.json")["contexts"]["reference"]["ids"])
+    reference_logits().0
 }
 
 /// Exact mode runs f32 matmuls over the dequantized weights: transformers' own logits.
 #[test]
 fn exact_logits_equal_transformers_on_every_fixture_context() {
     let model = model(Precision::Exact);
-    let fixtures = fixture("logits.json");
-    let contexts = fixtures["contexts"].as_object().unwrap();
-    assert!(contexts.values().any(|c| c["ids"].as_array().unwrap().len() > 500));
-    for (name, context) in contexts {
-        let bytes = std::fs::read(
-            root()
-                .join("tests/fixtures/model")
-                .join(context["logits_file"].as_str().unwrap()),
-        )
-        .unwrap();
-        let expected = parse_logits(&bytes).unwrap();
-        let got = model.next_logits(&ids(&context["ids"])).unwrap();
-        let diff = max_abs_diff(&got, &expected);
+    let names: Vec<String> = fixture("logits.json")["contexts"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    assert!(names.len() >= 4);
+    assert!(names.iter().any(|name| logits_fixture(name).0.len() > 500));
+    for name in names {
+        let (ids, expected) = logits_fixture(&name);
+        let diff = max_abs_diff(&model.next_logits(&ids).unwrap(), &expected);
         eprintln!("{name}: max |Δlogit| = {diff:.2e}");
         assert!(
             diff <= LOGITS_TOLERANCE,
@@ -156,26 +98,17 @@ fn exact_logits_equal_transformers_on_every_fixture_context() {
 /// Fast mode quantizes activations as llama.cpp does: its deviation is measured, not bounded tightly.
 #[test]
 fn fast_logits_stay_near_transformers_and_keep_the_top_token() {
-    let model = model(Precision::Fast);
-    let fixtures = fixture("logits.json");
-    let context = &fixtures["contexts"]["reference"];
-    let bytes = std::fs::read(
-        root()
-            .join("tests/fixtures/model")
-            .join(context["logits_file"].as_str().unwrap()),
-    )
-    .unwrap();
-    let expected = parse_logits(&bytes).unwrap();
-    let got = model.next_logits(&ids(&context["ids"])).unwrap();
+    let (ids, expected) = reference_logits();
+    let got = model(Precision::Fast).next_logits(&ids).unwrap();
     let diff = max_abs_diff(&got, &expected);
     eprintln!("fast: max |Δlogit| = {diff:.3}");
     assert!(diff < FAST_TOLERANCE, "fast logits deviate by {diff}");
     assert_eq!(argmax(&got), argmax(&expected));
 }
 
+/// Runs a greedy generation of at most `n` tokens to its end.
 fn greedy(model: Arc<Model>, prompt: Vec<u32>, n: usize) -> Session {
-    let sampler = Sampler::new(Semantics::Hf, &GenerateArgs::default(), None, 0).unwrap();
-    let mut session = Session::start(model, prompt, sampler, n).unwrap();
+    let mut session = greedy_session(model, prompt, n);
     while session.step().unwrap().is_some() {}
     session
 }
