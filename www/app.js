@@ -154,7 +154,7 @@ function showChips({ ids, tokens }) {
   $("chips").replaceChildren(...ids.map((id, i) => {
     const chip = document.createElement("span");
     chip.className = "chip";
-    chip.textContent = tokens[i];
+    chip.textContent = visible(tokens[i]);
     const small = document.createElement("small");
     small.textContent = String(id);
     chip.append(small);
@@ -165,7 +165,7 @@ function showChips({ ids, tokens }) {
 function fillTable(body, support, tokens) {
   body.replaceChildren(...support.slice(0, TOP_ROWS).map(([id, p]) => {
     const tr = document.createElement("tr");
-    const cells = [[tokens[id] ?? "", "token"], [String(id), ""], [p.toFixed(5), ""]];
+    const cells = [[visible(tokens[id] ?? ""), "token"], [String(id), ""], [p.toFixed(5), ""]];
     for (const [text, className] of cells) {
       const td = document.createElement("td");
       td.textContent = text;
@@ -205,6 +205,8 @@ function setBusy(busy) {
   for (const id of ["run", "generate"]) $(id).disabled = busy;
 }
 
+/** Newlines and tabs drawn as symbols, so that a whitespace token is visible in a chip or a row. */
+const visible = (text) => text.replace(/\n/g, "↵").replace(/\t/g, "⇥");
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 for (const [label, params] of PRESETS) {
