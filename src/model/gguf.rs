@@ -86,22 +86,12 @@ impl<'a> GgufFile<'a> {
     }
 
     fn expected_shapes(&self, hp: &Hyper) -> Vec<(String, Vec<usize>)> {
-        let (h, kv, ff, v) = (hp.hidden, hp.kv_dim(), hp.intermediate, hp.vocab);
+        let (h, v) = (hp.hidden, hp.vocab);
         let mut out = vec![
             ("token_embd.weight".to_string(), vec![v, h]),
             ("output_norm.weight".to_string(), vec![h]),
         ];
-        let shapes = [
-            vec![h],
-            vec![h, h],
-            vec![kv, h],
-            vec![kv, h],
-            vec![h, h],
-            vec![h],
-            vec![ff, h],
-            vec![ff, h],
-            vec![h, ff],
-        ];
+        let shapes = hp.layer_shapes();
         for layer in 0..hp.layers {
             for (name, shape) in GGUF_LAYER_TENSORS.iter().zip(&shapes) {
                 out.push((format!("blk.{layer}.{name}.weight"), shape.clone()));

@@ -62,6 +62,23 @@ impl Hyper {
         self.hidden / self.heads * self.kv_heads
     }
 
+    /// The shape of each per-layer tensor, in the order of [`HF_LAYER_TENSORS`] (both file layouts
+    /// store the same matrices, `[out, in]`).
+    pub fn layer_shapes(&self) -> [Vec<usize>; 9] {
+        let (h, kv, ff) = (self.hidden, self.kv_dim(), self.intermediate);
+        [
+            vec![h],
+            vec![h, h],
+            vec![kv, h],
+            vec![kv, h],
+            vec![h, h],
+            vec![h],
+            vec![ff, h],
+            vec![ff, h],
+            vec![h, ff],
+        ]
+    }
+
     /// Rejects values that would make shapes meaningless (and candle panic) later.
     pub fn checked(self) -> Result<Self> {
         let positive = [
@@ -107,7 +124,7 @@ impl Hyper {
     /// Every tensor candle's llama reads, with its shape; checked first because `Llama::load`
     /// panics on a missing one.
     pub fn expected_hf_tensors(&self) -> Vec<(String, Vec<usize>)> {
-        let (h, kv, ff) = (self.hidden, self.kv_dim(), self.intermediate);
+        let h = self.hidden;
         let mut out = vec![
             ("model.embed_tokens.weight".to_string(), vec![self.vocab, h]),
             ("model.norm.weight".to_string(), vec![h]),
@@ -115,17 +132,7 @@ impl Hyper {
         if !self.tied_embeddings {
             out.push(("lm_head.weight".into(), vec![self.vocab, h]));
         }
-        let shapes = [
-            vec![h],
-            vec![h, h],
-            vec![kv, h],
-            vec![kv, h],
-            vec![h, h],
-            vec![h],
-            vec![ff, h],
-            vec![ff, h],
-            vec![h, ff],
-        ];
+        let shapes = self.layer_shapes();
         for layer in 0..self.layers {
             for (name, shape) in HF_LAYER_TENSORS.iter().zip(&shapes) {
                 out.push((format!("model.layers.{layer}.{name}.weight"), shape.clone()));
