@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { MODEL, PRESETS, cliGenerateIds, cliInspect, openPage, useBrowser, waitReady } from "./harness.js";
+import { BASE, MODEL, PRESETS, cliGenerateIds, cliInspect, openPage, useBrowser, waitReady } from "./harness.js";
 
 const browser = useBrowser();
 const REFERENCE_IDS = JSON.parse(readFileSync("tests/fixtures/cases.json", "utf8")).contexts.reference.ids;
@@ -76,4 +76,29 @@ test("a crash inside the wasm is reported and the page restarts its worker", asy
   await waitReady(page);
   await page.getByRole("button", { name: "top_k 0, top_p 0.9", exact: true }).click();
   await page.getByTestId("kept-hf").filter({ hasText: /^58$/ }).waitFor();
+});
+
+test("the wasm API streams tokens to a callback, stops when it returns false, and keeps each step", async () => {
+  const page = await browser.browser.newPage();
+  await page.goto(BASE);
+  const result = await page.evaluate(async (modelUrl) => {
+    const wasm = await import("./pkg/sampling_lab.js");
+    await wasm.default();
+    const bytes = new Uint8Array(await (await fetch(modelUrl)).arrayBuffer());
+    const lab = wasm.Lab.fromGguf(bytes, "exact");
+    const chat = { messages: [{ role: "user", content: "How do you say thank you in Chinese?" }], answer_prefix: 'In Chinese, you can say "' };
+    const seen = [];
+    const generation = lab.generate(chat, { params: "{}", maxNewTokens: 32 }, (step) => { seen.push(step); return seen.length < 5; });
+    const report = generation.inspect(4, '{"do_sample": true, "temperature": 0.7, "top_k": 40}', null);
+    let error = null;
+    try { lab.startGeneration(chat, { semantics: "sideways" }); } catch (e) { error = e instanceof Error ? e.message : `not an Error: ${e}`; }
+    return { seen, steps: generation.steps, ids: Array.from(generation.generatedIds()), kept: report.hf.kept, contextLength: report.context_ids.length, error };
+  }, `${BASE}${MODEL}`);
+  assert.equal(result.steps, 5);
+  assert.deepEqual(result.seen.map((s) => s.index), [0, 1, 2, 3, 4]);
+  assert.deepEqual(result.seen.map((s) => s.token), result.ids);
+  assert.deepEqual(Object.keys(result.seen[0]).sort(), ["finish", "index", "text", "token", "token_text"]);
+  assert.equal(result.kept, 40);
+  assert.equal(result.contextLength, 46 + 4);
+  assert.match(result.error, /unknown variant `sideways`/);
 });
