@@ -103,8 +103,9 @@ const HANDLERS = {
     setBusy(false);
     setStatus("ready");
     const seconds = ((timings.fetchMs + timings.parseMs) / 1000).toFixed(1);
+    const from = timings.fromCache ? " from the browser's cache" : "";
     $("model-info").textContent =
-      `${info.name} · ${info.weights} · ${info.precision} · SIMD ${$("model-info").dataset.simd} · loaded in ${seconds} s`;
+      `${info.name} · ${info.weights} · ${info.precision} · SIMD ${$("model-info").dataset.simd} · loaded${from} in ${seconds} s`;
     refresh();
   },
   [Reply.rendered]: ({ rendered }) => showChips(rendered),

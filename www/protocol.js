@@ -15,7 +15,7 @@
 // worker → page
 //   started     { simd }                        the wasm is instantiated; no model yet
 //   progress    { id, phase, loaded, total }    phase: "download" | "parse"; bytes (total may be null)
-//   ready       { id, info, timings }           the model is loaded: ModelInfo, {fetchMs, parseMs}
+//   ready       { id, info, timings }           the model is loaded: ModelInfo, {fetchMs, parseMs, fromCache}
 //   rendered    { id, rendered }                {text, ids, tokens}
 //   distribution{ id, report }                  the `sampling-lab inspect --model` report
 //   monteCarlo  { id, result }

@@ -59,28 +59,71 @@ async function load({ id, source, precision }) {
   lab?.free();
   lab = loaded;
   const parseMs = performance.now() - started - fetchMs;
-  postMessage({ type: Reply.ready, id, info: lab.info(), timings: { fetchMs, parseMs } });
+  postMessage({ type: Reply.ready, id, info: lab.info(), timings: { fetchMs, parseMs, fromCache: files.fromCache } });
 }
 
+/** The model's files; `fromCache` when every one came from Cache Storage. */
 async function fetchSource(source, onProgress) {
-  if (source.kind === "bytes") return { gguf: new Uint8Array(source.bytes) };
-  if (source.kind === "url") return { gguf: await download(source.url, onProgress) };
-  if (source.kind === "hub") {
-    const file = (name) => new URL(name, source.base.endsWith("/") ? source.base : `${source.base}/`).href;
-    const optional = (name) => download(file(name)).catch(() => undefined);
-    const [config, tokenizer, tokenizerConfig, generationConfig] = await Promise.all([
-      download(file("config.json")), download(file("tokenizer.json")),
-      optional("tokenizer_config.json"), optional("generation_config.json"),
-    ]);
-    return { config, tokenizer, tokenizerConfig, generationConfig, weights: await download(file("model.safetensors"), onProgress) };
+  if (source.kind === "bytes") return { gguf: new Uint8Array(source.bytes), fromCache: false };
+  if (source.kind === "url") {
+    const { bytes, fromCache } = await download(source.url, onProgress);
+    return { gguf: bytes, fromCache };
   }
+  if (source.kind === "hub") return fetchHub(source.base, onProgress);
   throw new Error(`unknown model source ${JSON.stringify(source?.kind)}`);
 }
 
-/** The body of `url`, reporting bytes as they arrive. */
+async function fetchHub(base, onProgress) {
+  const file = (name) => new URL(name, base.endsWith("/") ? base : `${base}/`).href;
+  const optional = (name) => download(file(name)).catch(() => undefined);
+  const parts = await Promise.all([
+    download(file("config.json")), download(file("tokenizer.json")),
+    optional("tokenizer_config.json"), optional("generation_config.json"),
+    download(file("model.safetensors"), onProgress),
+  ]);
+  const [config, tokenizer, tokenizerConfig, generationConfig, weights] = parts.map((p) => p?.bytes);
+  return { config, tokenizer, tokenizerConfig, generationConfig, weights, fromCache: parts.every((p) => !p || p.fromCache) };
+}
+
+const MODEL_CACHE = "sampling-lab-models-v1";
+
+/** The body of `url`, reporting bytes as they arrive; `fromCache` when Cache Storage had it. */
 async function download(url, onProgress = () => {}) {
-  const response = await fetch(url);
+  const cached = await cachedResponse(url);
+  const response = cached ?? (await fetch(url));
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
+  if (!cached) await remember(url, response.clone());
+  return { bytes: await readBody(response, onProgress), fromCache: Boolean(cached) };
+}
+
+/** The cached copy of `url` if the server still has the same file (or cannot be reached). */
+async function cachedResponse(url) {
+  const cache = await openCache();
+  const hit = await cache?.match(url);
+  if (!hit) return null;
+  try {
+    const head = await fetch(url, { method: "HEAD", cache: "no-store" });
+    const same = (name) => head.headers.get(name) === hit.headers.get(name);
+    if (head.ok && !(same("content-length") && same("last-modified") && same("etag"))) {
+      await cache.delete(url);
+      return null;
+    }
+  } catch {
+    // Offline: the cached copy is the best there is.
+  }
+  return hit;
+}
+
+async function remember(url, response) {
+  // Storage can be full or unavailable (private windows); the model still loads, just uncached.
+  try { await (await openCache())?.put(url, response); } catch { /* not cached */ }
+}
+
+async function openCache() {
+  try { return await caches.open(MODEL_CACHE); } catch { return null; }
+}
+
+async function readBody(response, onProgress) {
   const total = Number(response.headers.get("content-length")) || null;
   const reader = response.body.getReader();
   let bytes = new Uint8Array(total ?? 1 << 20);

@@ -102,3 +102,13 @@ test("the wasm API streams tokens to a callback, stops when it returns false, an
   assert.equal(result.contextLength, 46 + 4);
   assert.match(result.error, /unknown variant `sideways`/);
 });
+
+test("a reload takes the model from Cache Storage", async () => {
+  const { page } = await openPage(browser);
+  assert.doesNotMatch(await page.locator("#model-info").textContent(), /cache/);
+  await page.reload();
+  await waitReady(page);
+  assert.match(await page.locator("#model-info").textContent(), /from the browser's cache/);
+  await page.getByRole("button", { name: "top_k 40", exact: true }).click();
+  await page.getByTestId("kept-hf").filter({ hasText: /^40$/ }).waitFor();
+});
