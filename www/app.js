@@ -1,28 +1,40 @@
-// The page: sends requests to the worker (protocol.js) and shows what comes back. Text only
-// (textContent), never HTML: token text and prompts can contain markup.
+// The page: keeps its state in the URL (state.js), sends requests to the worker (protocol.js) and
+// draws what comes back (view.js). It computes none of the semantics.
 import { DEFAULT_MODEL_URL, Reply, Request } from "./protocol.js";
+import { DEFAULTS, parseState, stateQuery } from "./state.js";
+import { $, markSelected, showChips, showReport, tokenButton } from "./view.js";
 
 const PRESETS = [
-  ["temp 0.7", { do_sample: true, temperature: 0.7 }],
-  ["temp 0.7, top_k 0", { do_sample: true, temperature: 0.7, top_k: 0 }],
-  ["top_k 40", { do_sample: true, temperature: 0.7, top_k: 40 }],
-  ["top_k 0, top_p 0.9", { do_sample: true, temperature: 0.7, top_k: 0, top_p: 0.9 }],
-  ["top_k 40, top_p 0.9", { do_sample: true, temperature: 0.7, top_k: 40, top_p: 0.9 }],
+  ["temp-0.7", "temp 0.7", { do_sample: true, temperature: 0.7 }],
+  ["top-k-0", "temp 0.7, top_k 0", { do_sample: true, temperature: 0.7, top_k: 0 }],
+  ["top-k-40", "top_k 40", { do_sample: true, temperature: 0.7, top_k: 40 }],
+  ["top-p-0.9", "top_k 0, top_p 0.9", { do_sample: true, temperature: 0.7, top_k: 0, top_p: 0.9 }],
+  ["top-k-40-top-p-0.9", "top_k 40, top_p 0.9", { do_sample: true, temperature: 0.7, top_k: 40, top_p: 0.9 }],
 ];
-const TOP_ROWS = 12;
-const $ = (id) => document.getElementById(id);
+/** URL field → the input that holds it. */
+const INPUTS = {
+  system: "system", user: "user", prefix: "answer-prefix", params: "params", gc: "generation-config",
+  semantics: "semantics", seed: "seed", max: "max-new-tokens",
+};
 
 let worker = null;
 let nextId = 0;
 let latestInspect = -1;
 let generationId = -1;
-let source = { kind: "url", url: DEFAULT_MODEL_URL };
-let modelReady = false;
 let loadId = -1;
+let source = { kind: "url", url: DEFAULT_MODEL_URL };
 /** The source of the model that is running, to fall back on when another fails to load. */
 let loadedSource = null;
+let modelReady = false;
+/** The URL state's parts that live outside the inputs. */
+let preset = DEFAULTS.preset;
+let embed = DEFAULTS.embed;
 /** The generated token being inspected, or null for the token after the prompt. */
 let step = null;
+/** A step a link asked for: shown once the generation it belongs to has reached it. */
+let pendingStep = null;
+/** The arguments the current generation ran with ("" when there is none). */
+let generationParams = "";
 
 function send(message) {
   const id = nextId++;
@@ -47,9 +59,7 @@ function crashed(message) {
   modelReady = false;
   showError(`${message} — restarting the model`);
   worker.terminate();
-  // Tests (and anyone debugging recovery) can crash the wasm on purpose: the page must come back.
-window.addEventListener("sampling-lab:trap", () => worker.postMessage({ type: Request.trap }));
-startWorker();
+  startWorker();
 }
 
 function chat() {
@@ -61,33 +71,39 @@ function chat() {
   };
 }
 
+const generationConfig = () => $("generation-config").value.trim() || null;
+
 function refresh() {
+  saveState();
   if (!modelReady) return;
   showError(null);
   if (step === null) send({ type: Request.render, chat: chat() });
-  inspect();
-}
-
-function inspect() {
-  const generationConfig = $("generation-config").value.trim() || null;
-  latestInspect = send({ type: Request.inspect, chat: chat(), params: $("params").value, generationConfig, step });
+  latestInspect = send({ type: Request.inspect, chat: chat(), params: $("params").value, generationConfig: generationConfig(), step });
 }
 
 function generate() {
-  step = null;
+  selectStep(null);
   $("completion").replaceChildren();
   $("gen-stats").textContent = "";
-  $("inspecting").textContent = "Showing: the token after the prompt";
   const options = {
     semantics: $("semantics").value,
-    params: $("params").value,
-    generationConfig: $("generation-config").value.trim() || null,
-    maxNewTokens: Number($("max-new-tokens").value) || 64,
+    params: generationParams || $("params").value,
+    generationConfig: generationConfig(),
+    seed: Number($("seed").value) || 0,
+    maxNewTokens: Number($("max-new-tokens").value) || DEFAULTS.max,
   };
+  generationParams = options.params;
   showError(null);
   generationId = send({ type: Request.generate, chat: chat(), options });
   $("cancel").disabled = false;
   $("generate").disabled = true;
+}
+
+function selectStep(index) {
+  step = index;
+  markSelected(index);
+  $("inspecting").textContent = index === null ? "Showing: the token after the prompt" : `Showing: generated token ${index}`;
+  refresh();
 }
 
 const HANDLERS = {
@@ -106,17 +122,34 @@ const HANDLERS = {
     const from = timings.fromCache ? " from the browser's cache" : "";
     $("model-info").textContent =
       `${info.name} · ${info.weights} · ${info.precision} · SIMD ${$("model-info").dataset.simd} · loaded${from} in ${seconds} s`;
+    if (pendingStep !== null) return generate();
     refresh();
   },
   [Reply.rendered]: ({ rendered }) => showChips(rendered),
-  [Reply.distribution]: ({ id, report }) => { if (id === latestInspect) showReport(report); },
-  [Reply.token]: ({ id, step: token }) => { if (id === generationId) appendToken(token); },
+  [Reply.distribution]: ({ id, report }) => {
+    if (id !== latestInspect) return;
+    showReport(report);
+    if (report.hf.error) showError(report.hf.error);
+  },
+  [Reply.token]: ({ id, step: token }) => {
+    if (id !== generationId) return;
+    $("completion").append(tokenButton(token, (t) => selectStep(t.index)));
+    if (token.index === pendingStep) {
+      pendingStep = null;
+      selectStep(token.index);
+    }
+  },
   [Reply.done]: ({ id, finish, steps, prefillMs, decodeMs }) => {
     if (id !== generationId) return;
     $("cancel").disabled = true;
     $("generate").disabled = false;
     const rate = steps > 1 ? ` · ${((steps - 1) / (decodeMs / 1000)).toFixed(1)} tok/s` : "";
     $("gen-stats").textContent = `${steps} tokens · ${finish} · prefill ${(prefillMs / 1000).toFixed(2)} s${rate}`;
+    if (pendingStep !== null) {
+      showError(`the link's step ${pendingStep} was not generated (the answer has ${steps} tokens)`);
+      pendingStep = null;
+      refresh();
+    }
   },
   [Reply.error]: ({ id, message, fatal }) => {
     if (fatal) return crashed(message);
@@ -133,68 +166,11 @@ function loadFailed() {
   if (loadedSource) source = loadedSource;
 }
 
-function appendToken(token) {
-  const button = document.createElement("button");
-  button.type = "button";
-  // A character split over several tokens appears with its last token; the others stay empty.
-  button.textContent = token.text;
-  button.title = `step ${token.index} · id ${token.token} · ${JSON.stringify(token.token_text)}`;
-  button.dataset.step = String(token.index);
-  button.dataset.token = String(token.token);
-  button.addEventListener("click", () => {
-    for (const b of $("completion").querySelectorAll("button")) b.setAttribute("aria-pressed", String(b === button));
-    step = token.index;
-    $("inspecting").textContent = `Showing: generated token ${token.index} (${JSON.stringify(token.token_text)})`;
-    inspect();
-  });
-  $("completion").append(button);
-}
-
-function showChips({ ids, tokens }) {
-  $("context-count").textContent = String(ids.length);
-  $("chips").replaceChildren(...ids.map((id, i) => {
-    const chip = document.createElement("span");
-    chip.className = "chip";
-    chip.textContent = visible(tokens[i]);
-    const small = document.createElement("small");
-    small.textContent = String(id);
-    chip.append(small);
-    return chip;
-  }));
-}
-
-function fillTable(body, support, tokens) {
-  body.replaceChildren(...support.slice(0, TOP_ROWS).map(([id, p]) => {
-    const tr = document.createElement("tr");
-    const cells = [[visible(tokens[id] ?? ""), "token"], [String(id), ""], [p.toFixed(5), ""]];
-    for (const [text, className] of cells) {
-      const td = document.createElement("td");
-      td.textContent = text;
-      if (className) td.className = className;
-      tr.append(td);
-    }
-    return tr;
-  }));
-}
-
-function showPanel(name, entry, comparison, tokens) {
-  $(`kept-${name}`).textContent = entry.error ? "error" : String(entry.kept);
-  if (name !== "hf") $(`tv-${name}`).textContent = comparison ? comparison.tv.toFixed(4) : "–";
-  $(`sampling-${name}`).textContent = entry.error ? entry.error : entry.sampling;
-  fillTable($(`top-${name}`), entry.support, tokens);
-}
-
-function showReport(report) {
-  showPanel("hf", report.hf, null, report.tokens);
-  showPanel("literal", report.literal, report.compare.literal, report.tokens);
-  showPanel("corrected", report.corrected, report.compare.corrected, report.tokens);
-  if (report.hf.error) showError(report.hf.error);
-  const implicit = report.effective.implicit.length ? ` · implicit: ${report.effective.implicit.join(", ")}` : "";
-  $("effective").textContent = `effective: ${JSON.stringify(report.effective_params)}${implicit}`;
-}
+/** What was wrong with the link the page opened; shown until the user changes something. */
+let linkProblems = "";
 
 function showError(message) {
-  $("error").textContent = message ?? "";
+  $("error").textContent = [linkProblems, message].filter(Boolean).join(" ");
 }
 
 function setStatus(text) {
@@ -206,34 +182,82 @@ function setBusy(busy) {
   for (const id of ["run", "generate"]) $(id).disabled = busy;
 }
 
-/** Newlines and tabs drawn as symbols, so that a whitespace token is visible in a chip or a row. */
-const visible = (text) => text.replace(/\n/g, "↵").replace(/\t/g, "⇥");
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 
-for (const [label, params] of PRESETS) {
-  const button = document.createElement("button");
-  button.type = "button";
-  button.textContent = label;
-  button.addEventListener("click", () => {
-    $("params").value = JSON.stringify(params);
-    refresh();
+function currentState() {
+  const state = { preset, embed, step };
+  state.gen = step !== null && generationParams !== $("params").value ? generationParams : "";
+  for (const [key, id] of Object.entries(INPUTS)) state[key] = $(id).value;
+  state.seed = Number(state.seed) || 0;
+  state.max = Number(state.max) || DEFAULTS.max;
+  return state;
+}
+
+function saveState() {
+  const query = stateQuery(currentState());
+  history.replaceState(null, "", query || location.pathname);
+  const full = new URL(location.href);
+  full.searchParams.delete("embed");
+  $("full-page").href = full.href;
+}
+
+function restoreState() {
+  const { state, problems } = parseState(location.search);
+  for (const [key, id] of Object.entries(INPUTS)) $(id).value = String(state[key]);
+  preset = state.preset;
+  embed = state.embed;
+  pendingStep = state.step;
+  generationParams = state.step === null ? "" : state.gen;
+  document.body.classList.toggle("embed", embed);
+  if (problems.length) linkProblems = `This link was not used in full: ${problems.join("; ")}.`;
+  showError(null);
+}
+
+async function copyLink() {
+  saveState();
+  $("share-link").value = location.href;
+  try {
+    await navigator.clipboard.writeText(location.href);
+    $("share-status").textContent = "Link copied.";
+  } catch {
+    $("share-link").select();
+    $("share-status").textContent = "Select and copy the link above.";
+  }
+}
+
+function setUp() {
+  for (const [slug, label, params] of PRESETS) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = label;
+    button.dataset.preset = slug;
+    button.addEventListener("click", () => {
+      preset = slug;
+      $("params").value = JSON.stringify(params);
+      refresh();
+    });
+    $("presets").append(button);
+  }
+  $("run").addEventListener("click", () => { preset = ""; refresh(); });
+  $("generate").addEventListener("click", () => { generationParams = ""; generate(); });
+  $("cancel").addEventListener("click", () => worker.postMessage({ type: Request.cancel, id: generationId }));
+  $("copy-link").addEventListener("click", copyLink);
+  $("precision").addEventListener("change", loadModel);
+  $("model-file").addEventListener("change", async () => {
+    const file = $("model-file").files[0];
+    if (!file) return;
+    source = { kind: "bytes", name: file.name, bytes: await file.arrayBuffer() };
+    loadModel();
   });
-  $("presets").append(button);
+  for (const id of ["system", "user", "answer-prefix"]) $(id).addEventListener("change", () => selectStep(null));
+  document.querySelector(".controls").addEventListener("input", () => { linkProblems = ""; });
+  $("presets").addEventListener("click", () => { linkProblems = ""; });
+  for (const id of ["semantics", "seed", "max-new-tokens"]) $(id).addEventListener("change", saveState);
+  // Tests (and anyone debugging recovery) can crash the wasm on purpose: the page must come back.
+  window.addEventListener("sampling-lab:trap", () => worker.postMessage({ type: Request.trap }));
+  restoreState();
+  saveState();
+  startWorker();
 }
-$("params").value = JSON.stringify(PRESETS[4][1]);
-$("run").addEventListener("click", refresh);
-$("generate").addEventListener("click", generate);
-$("cancel").addEventListener("click", () => worker.postMessage({ type: Request.cancel, id: generationId }));
-$("precision").addEventListener("change", loadModel);
-$("model-file").addEventListener("change", async () => {
-  const file = $("model-file").files[0];
-  if (!file) return;
-  source = { kind: "bytes", name: file.name, bytes: await file.arrayBuffer() };
-  loadModel();
-});
-for (const id of ["system", "user", "answer-prefix"]) {
-  $(id).addEventListener("change", () => { step = null; refresh(); });
-}
-// Tests (and anyone debugging recovery) can crash the wasm on purpose: the page must come back.
-window.addEventListener("sampling-lab:trap", () => worker.postMessage({ type: Request.trap }));
-startWorker();
+
+setUp();

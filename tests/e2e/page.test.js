@@ -2,7 +2,7 @@
 // screen are the ones `sampling-lab inspect --model` prints for the same inputs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { PRESETS, cliInspect, openPage, useBrowser } from "./harness.js";
+import { BASE, PRESETS, cliInspect, openPage, useBrowser, waitReady } from "./harness.js";
 
 const browser = useBrowser();
 
@@ -52,4 +52,71 @@ test("markup in the prompt is shown as text, never run", async () => {
   assert.equal(await page.locator("#chips img, #chips script, .panels img").count(), 0);
   assert.equal(dialogs, 0);
   assert.deepEqual(errors, []);
+});
+
+test("a copied link restores prompt, parameters and the inspected step on a fresh page", async () => {
+  const { page } = await openPage(browser);
+  await page.getByLabel("System message (optional)").fill("You are terse.");
+  await page.getByLabel("User message").fill("Name a colour.");
+  await page.getByLabel("Assistant prefix").fill("");
+  await page.getByLabel(/generate\(\) keyword arguments/).fill('{"do_sample": true, "temperature": 0.7}');
+  await page.getByLabel("max new tokens").fill("6");
+  await page.getByRole("button", { name: "Generate" }).click();
+  await page.locator("#gen-stats").filter({ hasText: "tokens" }).waitFor({ timeout: 60_000 });
+  await page.locator("#completion [data-step='2']").click();
+  await page.getByLabel(/generate\(\) keyword arguments/).fill('{"do_sample": true, "temperature": 0.7, "top_k": 5}');
+  await page.getByRole("button", { name: "Inspect" }).click();
+  await page.getByTestId("kept-hf").filter({ hasText: /^5$/ }).waitFor();
+  const tokens = await page.locator("#completion [data-token]").evaluateAll((els) => els.map((e) => e.dataset.token));
+  const figures = await figuresOn(page);
+  await page.getByRole("button", { name: "Copy link" }).click();
+  const link = await page.getByLabel("Link to this state").inputValue();
+
+  const other = await browser.browser.newPage();
+  await other.goto(link);
+  await other.getByTestId("inspecting").filter({ hasText: "generated token 2" }).waitFor({ timeout: 120_000 });
+  await other.locator("#gen-stats").filter({ hasText: "tokens" }).waitFor({ timeout: 60_000 });
+  await other.getByTestId("kept-hf").filter({ hasText: /^5$/ }).waitFor();
+  assert.equal(await other.getByLabel("System message (optional)").inputValue(), "You are terse.");
+  assert.equal(await other.getByLabel("User message").inputValue(), "Name a colour.");
+  assert.deepEqual(await other.locator("#completion [data-token]").evaluateAll((els) => els.map((e) => e.dataset.token)), tokens);
+  assert.deepEqual(await figuresOn(other), figures);
+  assert.equal(await other.getByTestId("error").textContent(), "");
+});
+
+async function figuresOn(page) {
+  const ids = ["kept-hf", "kept-literal", "kept-corrected", "tv-literal", "tv-corrected"];
+  return Promise.all(ids.map((id) => page.getByTestId(id).textContent()));
+}
+
+test("embed mode shows the panels without the page's controls, with a link back", async () => {
+  const { page } = await openPage(browser, "?embed=1&preset=top-k-40&params=%7B%22do_sample%22%3Atrue%2C%22top_k%22%3A40%7D");
+  await page.getByTestId("kept-hf").filter({ hasText: /^40$/ }).waitFor();
+  assert.equal(await page.getByRole("button", { name: "Generate" }).isVisible(), false);
+  assert.equal(await page.locator("#panel-literal").isVisible(), true);
+  const back = page.getByRole("link", { name: /Open in sampling-lab/ });
+  assert.doesNotMatch(await back.getAttribute("href"), /embed=/);
+  assert.match(await back.getAttribute("href"), /top_k/);
+  await page.setViewportSize({ width: 720, height: 480 });
+  await page.screenshot({ path: "target/screenshots/embed.png" });
+});
+
+test("a hostile link is shown as text, its bad fields are named, and defaults stand in", async () => {
+  let dialogs = 0;
+  const page = await browser.browser.newPage();
+  page.on("dialog", (d) => { dialogs += 1; d.dismiss(); });
+  const hostile = '<img src=x onerror="alert(1)">';
+  const query = new URLSearchParams({ user: hostile, params: "<script>alert(2)</script>", step: "-1", evil: "1" });
+  await page.goto(`${BASE}?${query}`);
+  await waitReady(page);
+  const error = page.getByTestId("error");
+  await error.filter({ hasText: "“params” is not valid JSON" }).waitFor();
+  assert.match(await error.textContent(), /“step” must be a whole number/);
+  assert.match(await error.textContent(), /unknown link field “evil”/);
+  assert.equal(await page.getByLabel("User message").inputValue(), hostile);
+  await page.locator("#chips .chip").filter({ hasText: "<" }).first().waitFor();
+  assert.equal(await page.getByLabel(/generate\(\) keyword arguments/).inputValue(), '{"do_sample":true,"temperature":0.7,"top_k":40,"top_p":0.9}');
+  await page.getByTestId("kept-hf").filter({ hasText: /^\d+$/ }).waitFor();
+  assert.equal(await page.locator("body img, body script").count(), 0);
+  assert.equal(dialogs, 0);
 });

@@ -1,0 +1,102 @@
+// The page's whole state as a URL query, so that a link restores it exactly on another machine.
+// A link is untrusted input: every field is checked, and a bad one is reported and replaced by
+// its default rather than used. Values are only ever shown as text.
+
+export const DEFAULTS = Object.freeze({
+  system: "",
+  user: "How do you say thank you in Chinese?",
+  prefix: 'In Chinese, you can say "',
+  params: '{"do_sample":true,"temperature":0.7,"top_k":40,"top_p":0.9}',
+  gc: "",
+  /** The arguments the generation ran with, where they differ from `params` (inspected since). */
+  gen: "",
+  preset: "",
+  semantics: "hf",
+  seed: 0,
+  max: 64,
+  step: null,
+  embed: false,
+});
+
+const MAX_TEXT = 20_000;
+const SEMANTICS = ["hf", "literal", "corrected"];
+
+/** Each field's check: the value, or throws a message saying what is wrong with it. */
+const FIELDS = {
+  system: text,
+  user: text,
+  prefix: text,
+  params: jsonObject,
+  gc: (raw) => (raw === "" ? "" : jsonObject(raw)),
+  gen: (raw) => (raw === "" ? "" : jsonObject(raw)),
+  preset: (raw) => {
+    if (!/^[a-z0-9-]{0,40}$/.test(raw)) throw new Error("is not a preset name");
+    return raw;
+  },
+  semantics: (raw) => {
+    if (!SEMANTICS.includes(raw)) throw new Error(`must be one of ${SEMANTICS.join(", ")}`);
+    return raw;
+  },
+  seed: (raw) => integer(raw, 0, 2 ** 53 - 1),
+  max: (raw) => integer(raw, 1, 8192),
+  step: (raw) => integer(raw, 0, 8191),
+  embed: (raw) => {
+    if (raw !== "1" && raw !== "0") throw new Error("must be 1 or 0");
+    return raw === "1";
+  },
+};
+
+function text(raw) {
+  if (raw.length > MAX_TEXT) throw new Error(`is ${raw.length} characters long; at most ${MAX_TEXT} fit in a link`);
+  return raw;
+}
+
+function jsonObject(raw) {
+  text(raw);
+  let value;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new Error("is not valid JSON");
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new Error("must be a JSON object");
+  return raw;
+}
+
+function integer(raw, min, max) {
+  if (!/^\d{1,16}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new Error(`must be a whole number from ${min} to ${max}`);
+  }
+  return Number(raw);
+}
+
+/** The state a query string describes, and what was wrong with it (one message per bad field). */
+export function parseState(search) {
+  const query = new URLSearchParams(search);
+  const state = { ...DEFAULTS };
+  const problems = [];
+  for (const [key, raw] of query) {
+    if (!Object.hasOwn(FIELDS, key)) {
+      problems.push(`unknown link field “${key.slice(0, 40)}”`);
+      continue;
+    }
+    try {
+      state[key] = FIELDS[key](raw);
+    } catch (e) {
+      problems.push(`link field “${key}” ${e.message}; using the default`);
+    }
+  }
+  return { state, problems };
+}
+
+/** The query string of `state`, leaving out what equals the default (short links). */
+export function stateQuery(state) {
+  const query = new URLSearchParams();
+  for (const key of Object.keys(FIELDS)) {
+    const value = state[key];
+    if (value === DEFAULTS[key] || value === null || value === undefined) continue;
+    query.set(key, typeof value === "boolean" ? (value ? "1" : "0") : String(value));
+  }
+  const text = query.toString();
+  return text ? `?${text}` : "";
+}

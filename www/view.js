@@ -1,0 +1,59 @@
+// Drawing what the worker sends: the prompt's tokens, the three panels, the generated tokens.
+// Text only (textContent), never HTML: token text and prompts can contain markup.
+
+const TOP_ROWS = 12;
+export const $ = (id) => document.getElementById(id);
+
+/** Newlines and tabs drawn as symbols, so that a whitespace token is visible in a chip or a row. */
+export const visible = (text) => text.replace(/\n/g, "↵").replace(/\t/g, "⇥");
+
+export function showChips({ ids, tokens }) {
+  $("context-count").textContent = String(ids.length);
+  $("chips").replaceChildren(...ids.map((id, i) => {
+    const chip = element("span", visible(tokens[i]), "chip");
+    chip.append(element("small", String(id)));
+    return chip;
+  }));
+}
+
+export function showReport(report) {
+  showPanel("hf", report.hf, null, report.tokens);
+  showPanel("literal", report.literal, report.compare.literal, report.tokens);
+  showPanel("corrected", report.corrected, report.compare.corrected, report.tokens);
+  const implicit = report.effective.implicit.length ? ` · implicit: ${report.effective.implicit.join(", ")}` : "";
+  $("effective").textContent = `effective: ${JSON.stringify(report.effective_params)}${implicit}`;
+}
+
+function showPanel(name, entry, comparison, tokens) {
+  $(`kept-${name}`).textContent = entry.error ? "error" : String(entry.kept);
+  if (name !== "hf") $(`tv-${name}`).textContent = comparison ? comparison.tv.toFixed(4) : "–";
+  $(`sampling-${name}`).textContent = entry.error ? entry.error : entry.sampling;
+  $(`top-${name}`).replaceChildren(...entry.support.slice(0, TOP_ROWS).map(([id, p]) => {
+    const tr = document.createElement("tr");
+    tr.append(element("td", visible(tokens[id] ?? ""), "token"), element("td", String(id)), element("td", p.toFixed(5)));
+    return tr;
+  }));
+}
+
+/** A generated token as a button that selects its step. */
+export function tokenButton(token, onSelect) {
+  // A character split over several tokens appears with its last token; the others stay empty.
+  const button = element("button", token.text);
+  button.type = "button";
+  button.title = `step ${token.index} · id ${token.token} · ${JSON.stringify(token.token_text)}`;
+  button.dataset.step = String(token.index);
+  button.dataset.token = String(token.token);
+  button.addEventListener("click", () => onSelect(token));
+  return button;
+}
+
+export function markSelected(index) {
+  for (const b of $("completion").querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.step === String(index)));
+}
+
+export function element(tag, text, className) {
+  const el = document.createElement(tag);
+  el.textContent = text;
+  if (className) el.className = className;
+  return el;
+}
