@@ -6,10 +6,12 @@
 //! - [`rules`]: the truncation rules as masks over probabilities, shared by hf and the closure.
 //! - [`literal`] / [`corrected`]: the two candle set-ups; [`port`] computes what a set-up draws
 //!   from and draws with the real `LogitsProcessor`; [`steps`] is the corrected closure's body.
-//! - [`distribution`], [`monte_carlo`], [`report`]: figures and the JSON report.
+//! - [`distribution`], [`monte_carlo`], [`report`]: figures and the JSON report; [`explain`]:
+//!   which rule causes a difference, in plain words.
 
 pub mod corrected;
 pub mod distribution;
+pub mod explain;
 pub mod hf;
 pub mod literal;
 pub mod monte_carlo;

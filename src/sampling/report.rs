@@ -4,6 +4,7 @@
 
 use super::corrected::corrected_port;
 use super::distribution::{compare, Comparison, Distribution};
+use super::explain::{causes, Cause};
 use super::hf::{Ambiguity, HfSampling, Processor};
 use super::literal::LiteralPort;
 use super::monte_carlo::{draw_counts, summarize, Draws};
@@ -88,6 +89,8 @@ pub struct Report {
     pub literal: Entry,
     pub corrected: CorrectedEntry,
     pub compare: Comparisons,
+    /// Why the literal port differs from transformers here, in plain words.
+    pub causes: Vec<Cause>,
 }
 
 /// The three distributions of one step, with their comparison.
@@ -98,6 +101,7 @@ pub struct Analysis {
     pub literal_dist: Result<Distribution, String>,
     pub corrected_dist: Option<Result<Distribution, String>>,
     pub effective: EffectiveParams,
+    pub causes: Vec<Cause>,
 }
 
 impl Analysis {
@@ -113,14 +117,17 @@ impl Analysis {
         let corrected_dist = corrected
             .as_ref()
             .map(|c| c.distribution(&input.logits, &input.context_ids));
-        Analysis {
+        let mut analysis = Analysis {
             hf,
             literal,
             corrected,
             literal_dist,
             corrected_dist,
             effective,
-        }
+            causes: Vec::new(),
+        };
+        analysis.causes = causes(input, &analysis);
+        analysis
     }
 
     fn hf_dist(&self) -> Option<&Distribution> {
@@ -145,6 +152,7 @@ impl Analysis {
             literal: self.literal_entry(),
             corrected: self.corrected_entry(compare.corrected.as_ref()),
             compare,
+            causes: self.causes.clone(),
         }
     }
 
