@@ -4,16 +4,21 @@ import { DEFAULT_MODEL_URL, Reply, Request } from "./protocol.js";
 import { DEFAULTS, parseState, stateQuery } from "./state.js";
 import { $, markSelected, showChips, showReport, tokenButton } from "./view.js";
 
+/** [URL name, label, generate() arguments, synthetic logits or "" for the model's]. */
 const PRESETS = [
-  ["temp-0.7", "temp 0.7", { do_sample: true, temperature: 0.7 }],
-  ["top-k-0", "temp 0.7, top_k 0", { do_sample: true, temperature: 0.7, top_k: 0 }],
-  ["top-k-40", "top_k 40", { do_sample: true, temperature: 0.7, top_k: 40 }],
-  ["top-p-0.9", "top_k 0, top_p 0.9", { do_sample: true, temperature: 0.7, top_k: 0, top_p: 0.9 }],
-  ["top-k-40-top-p-0.9", "top_k 40, top_p 0.9", { do_sample: true, temperature: 0.7, top_k: 40, top_p: 0.9 }],
+  ["temp-0.7", "temp 0.7", { do_sample: true, temperature: 0.7 }, ""],
+  ["top-k-0", "temp 0.7, top_k 0", { do_sample: true, temperature: 0.7, top_k: 0 }, ""],
+  ["top-k-40", "top_k 40", { do_sample: true, temperature: 0.7, top_k: 40 }, ""],
+  ["top-p-0.9", "top_k 0, top_p 0.9", { do_sample: true, temperature: 0.7, top_k: 0, top_p: 0.9 }, ""],
+  ["top-k-40-top-p-0.9", "top_k 40, top_p 0.9", { do_sample: true, temperature: 0.7, top_k: 40, top_p: 0.9 }, ""],
+  ["smollm2", "SmolLM2's recommended", { do_sample: true, temperature: 0.2, top_p: 0.9 }, ""],
+  ["greedy", "greedy", {}, ""],
+  ["temperature-0", "temperature=0, sampling on", { do_sample: true, temperature: 0 }, ""],
+  ["ties", "ties lab", { do_sample: true, top_k: 2 }, "3, 2, 2, 1"],
 ];
 /** URL field → the input that holds it. */
 const INPUTS = {
-  system: "system", user: "user", prefix: "answer-prefix", params: "params", gc: "generation-config",
+  system: "system", user: "user", prefix: "answer-prefix", params: "params", gc: "generation-config", logits: "logits",
   semantics: "semantics", seed: "seed", max: "max-new-tokens",
 };
 
@@ -35,6 +40,8 @@ let step = null;
 let pendingStep = null;
 /** The arguments the current generation ran with ("" when there is none). */
 let generationParams = "";
+/** The report on screen, redrawn when the view changes. */
+let lastReport = null;
 
 function send(message) {
   const id = nextId++;
@@ -77,8 +84,9 @@ function refresh() {
   saveState();
   if (!modelReady) return;
   showError(null);
+  const logits = $("logits").value.trim() || null;
   if (step === null) send({ type: Request.render, chat: chat() });
-  latestInspect = send({ type: Request.inspect, chat: chat(), params: $("params").value, generationConfig: generationConfig(), step });
+  latestInspect = send({ type: Request.inspect, chat: chat(), params: $("params").value, generationConfig: generationConfig(), step, logits });
 }
 
 function generate() {
@@ -128,7 +136,8 @@ const HANDLERS = {
   [Reply.rendered]: ({ rendered }) => showChips(rendered),
   [Reply.distribution]: ({ id, report }) => {
     if (id !== latestInspect) return;
-    showReport(report);
+    lastReport = report;
+    showReport(report, { log: $("log-scale").checked });
     if (report.hf.error) showError(report.hf.error);
   },
   [Reply.token]: ({ id, step: token }) => {
@@ -185,7 +194,7 @@ function setBusy(busy) {
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 function currentState() {
-  const state = { preset, embed, step };
+  const state = { preset, embed, step, log: $("log-scale").checked };
   state.gen = step !== null && generationParams !== $("params").value ? generationParams : "";
   for (const [key, id] of Object.entries(INPUTS)) state[key] = $(id).value;
   state.seed = Number(state.seed) || 0;
@@ -205,6 +214,7 @@ function restoreState() {
   const { state, problems } = parseState(location.search);
   for (const [key, id] of Object.entries(INPUTS)) $(id).value = String(state[key]);
   preset = state.preset;
+  $("log-scale").checked = state.log;
   embed = state.embed;
   pendingStep = state.step;
   generationParams = state.step === null ? "" : state.gen;
@@ -226,7 +236,7 @@ async function copyLink() {
 }
 
 function setUp() {
-  for (const [slug, label, params] of PRESETS) {
+  for (const [slug, label, params, logits] of PRESETS) {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = label;
@@ -234,6 +244,7 @@ function setUp() {
     button.addEventListener("click", () => {
       preset = slug;
       $("params").value = JSON.stringify(params);
+      $("logits").value = logits;
       refresh();
     });
     $("presets").append(button);
@@ -242,6 +253,10 @@ function setUp() {
   $("generate").addEventListener("click", () => { generationParams = ""; generate(); });
   $("cancel").addEventListener("click", () => worker.postMessage({ type: Request.cancel, id: generationId }));
   $("copy-link").addEventListener("click", copyLink);
+  $("log-scale").addEventListener("change", () => {
+    saveState();
+    if (lastReport) showReport(lastReport, { log: $("log-scale").checked });
+  });
   $("precision").addEventListener("change", loadModel);
   $("model-file").addEventListener("change", async () => {
     const file = $("model-file").files[0];
@@ -249,7 +264,7 @@ function setUp() {
     source = { kind: "bytes", name: file.name, bytes: await file.arrayBuffer() };
     loadModel();
   });
-  for (const id of ["system", "user", "answer-prefix"]) $(id).addEventListener("change", () => selectStep(null));
+  for (const id of ["system", "user", "answer-prefix", "logits"]) $(id).addEventListener("change", () => selectStep(null));
   document.querySelector(".controls").addEventListener("input", () => { linkProblems = ""; });
   $("presets").addEventListener("click", () => { linkProblems = ""; });
   for (const id of ["semantics", "seed", "max-new-tokens"]) $(id).addEventListener("change", saveState);

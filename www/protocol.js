@@ -4,9 +4,11 @@
 // page → worker (`id` is the caller's; replies to a request carry it back)
 //   load        { id, source, precision }       source: ModelSource; precision: "exact" | "fast"
 //   render      { id, chat }                    the template's text and the prompt's tokens
-//   inspect     { id, chat, params, generationConfig, step }
+//   inspect     { id, chat, params, generationConfig, step, logits }
 //                                               step: null for the token after the chat, or the
-//                                               index of a token of the last generation
+//                                               index of a token of the last generation;
+//                                               logits: synthetic scores as text ("3, 2, 2, 1"),
+//                                               inspected instead of the model's when given
 //   monteCarlo  { id, chat, params, generationConfig, step, draws, seed }
 //   generate    { id, chat, options }           options: GenerationOptions (pkg/sampling_lab.d.ts)
 //   cancel      { id }                          stops generation `id` before its next token

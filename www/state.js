@@ -8,6 +8,7 @@ export const DEFAULTS = Object.freeze({
   prefix: 'In Chinese, you can say "',
   params: '{"do_sample":true,"temperature":0.7,"top_k":40,"top_p":0.9}',
   gc: "",
+  logits: "",
   /** The arguments the generation ran with, where they differ from `params` (inspected since). */
   gen: "",
   preset: "",
@@ -15,6 +16,7 @@ export const DEFAULTS = Object.freeze({
   seed: 0,
   max: 64,
   step: null,
+  log: false,
   embed: false,
 });
 
@@ -29,6 +31,10 @@ const FIELDS = {
   params: jsonObject,
   gc: (raw) => (raw === "" ? "" : jsonObject(raw)),
   gen: (raw) => (raw === "" ? "" : jsonObject(raw)),
+  logits: (raw) => {
+    if (!/^[-+0-9.,eE \t]{0,2000}$/.test(raw)) throw new Error("must be numbers separated by commas");
+    return raw;
+  },
   preset: (raw) => {
     if (!/^[a-z0-9-]{0,40}$/.test(raw)) throw new Error("is not a preset name");
     return raw;
@@ -40,11 +46,14 @@ const FIELDS = {
   seed: (raw) => integer(raw, 0, 2 ** 53 - 1),
   max: (raw) => integer(raw, 1, 8192),
   step: (raw) => integer(raw, 0, 8191),
-  embed: (raw) => {
-    if (raw !== "1" && raw !== "0") throw new Error("must be 1 or 0");
-    return raw === "1";
-  },
+  log: flag,
+  embed: flag,
 };
+
+function flag(raw) {
+  if (raw !== "1" && raw !== "0") throw new Error("must be 1 or 0");
+  return raw === "1";
+}
 
 function text(raw) {
   if (raw.length > MAX_TEXT) throw new Error(`is ${raw.length} characters long; at most ${MAX_TEXT} fit in a link`);

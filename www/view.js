@@ -1,6 +1,8 @@
 // Drawing what the worker sends: the prompt's tokens, the three panels, the generated tokens.
 // Text only (textContent), never HTML: token text and prompts can contain markup.
 
+import { drawCharts } from "./charts.js";
+
 const TOP_ROWS = 12;
 export const $ = (id) => document.getElementById(id);
 
@@ -16,17 +18,25 @@ export function showChips({ ids, tokens }) {
   }));
 }
 
-export function showReport(report) {
-  showPanel("hf", report.hf, null, report.tokens);
-  showPanel("literal", report.literal, report.compare.literal, report.tokens);
-  showPanel("corrected", report.corrected, report.compare.corrected, report.tokens);
+export function showReport(report, options) {
+  // Synthetic logits have no tokenizer: their tokens are shown by id only.
+  report.tokens ??= {};
+  for (const name of ["hf", "literal", "corrected"]) showPanel(name, report[name], report.compare[name], report.tokens);
   const implicit = report.effective.implicit.length ? ` · implicit: ${report.effective.implicit.join(", ")}` : "";
   $("effective").textContent = `effective: ${JSON.stringify(report.effective_params)}${implicit}`;
+  const causes = report.causes.length ? report.causes.map((c) => element("li", c.text)) : [element("li", "The literal port samples from transformers' distribution for these settings.")];
+  $("causes").replaceChildren(...causes);
+  drawCharts(report, options);
 }
 
 function showPanel(name, entry, comparison, tokens) {
   $(`kept-${name}`).textContent = entry.error ? "error" : String(entry.kept);
-  if (name !== "hf") $(`tv-${name}`).textContent = comparison ? comparison.tv.toFixed(4) : "–";
+  $(`entropy-${name}`).textContent = entry.entropy === null ? "–" : `${entry.entropy.toFixed(3)} nats`;
+  if (name !== "hf") {
+    $(`tv-${name}`).textContent = comparison ? comparison.tv.toFixed(4) : "–";
+    $(`maxdp-${name}`).textContent = comparison ? comparison.max_abs_diff.toFixed(4) : "–";
+    $(`outside-${name}`).textContent = comparison ? Math.abs(comparison.mass_outside_hf).toFixed(4) : "–";
+  }
   $(`sampling-${name}`).textContent = entry.error ? entry.error : entry.sampling;
   $(`top-${name}`).replaceChildren(...entry.support.slice(0, TOP_ROWS).map(([id, p]) => {
     const tr = document.createElement("tr");

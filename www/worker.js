@@ -1,5 +1,5 @@
 // Owns the wasm instance and the loaded model; answers the page's requests (protocol.js).
-import init, { Lab, simd, trap } from "./pkg/sampling_lab.js";
+import init, { Lab, inspect as inspectLogits, parseLogits, simd, trap } from "./pkg/sampling_lab.js";
 import { Reply, Request } from "./protocol.js";
 
 /** @type {Lab | null} */
@@ -156,7 +156,8 @@ function stepSource(step) {
   return generation;
 }
 
-function inspect({ chat, params, generationConfig, step }) {
+function inspect({ chat, params, generationConfig, step, logits }) {
+  if (logits) return inspectLogits(parseLogits(new TextEncoder().encode(`[${logits}]`)), params, generationConfig, new Uint32Array());
   const source = stepSource(step);
   return source ? source.inspect(step, params, generationConfig) : model().inspect(chat, params, generationConfig);
 }

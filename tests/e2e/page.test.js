@@ -120,3 +120,37 @@ test("a hostile link is shown as text, its bad fields are named, and defaults st
   assert.equal(await page.locator("body img, body script").count(), 0);
   assert.equal(dialogs, 0);
 });
+
+test("the other presets: SmolLM2's settings, greedy, transformers' temperature error, and the ties lab", async () => {
+  const { page, errors } = await openPage(browser);
+  const smollm2 = cliInspect({ do_sample: true, temperature: 0.2, top_p: 0.9 });
+  await page.getByRole("button", { name: "SmolLM2's recommended" }).click();
+  await page.getByTestId("kept-hf").filter({ hasText: new RegExp(`^${smollm2.hf.kept}$`) }).waitFor();
+  assert.equal(await page.getByTestId("tv-literal").textContent(), smollm2.compare.literal.tv.toFixed(4));
+
+  await page.getByRole("button", { name: "greedy", exact: true }).click();
+  await page.getByTestId("kept-hf").filter({ hasText: /^1$/ }).waitFor();
+
+  await page.getByRole("button", { name: "temperature=0, sampling on" }).click();
+  await page.getByTestId("error").filter({ hasText: "`temperature` (=0) has to be a strictly positive float" }).waitFor();
+  await page.getByTestId("causes").filter({ hasText: "silently decodes greedily" }).waitFor();
+
+  await page.getByRole("button", { name: "ties lab" }).click();
+  await page.getByTestId("kept-hf").filter({ hasText: /^3$/ }).waitFor();
+  assert.equal(await page.getByTestId("kept-literal").textContent(), "2");
+  assert.match(await page.getByTestId("causes").textContent(), /2 tokens share the 2-th highest score/);
+  assert.equal(await page.locator("#chart-literal").getAttribute("data-bars"), "2");
+  assert.equal(await page.locator("#chart-hf").getAttribute("data-highlighted"), "1");
+  assert.deepEqual(errors, []);
+});
+
+test("the explanation and the charts follow the settings", async () => {
+  const { page } = await openPage(browser);
+  await page.getByRole("button", { name: "temp 0.7", exact: true }).click();
+  await page.getByTestId("causes").filter({ hasText: "transformers uses top_k=50" }).waitFor();
+  assert.ok(Number(await page.locator("#chart-literal").getAttribute("data-highlighted")) > 0, "tokens only the literal port keeps are highlighted");
+  await page.getByRole("button", { name: "top_k 40, top_p 0.9" }).click();
+  await page.getByTestId("causes").filter({ hasText: "skips the nucleus and keeps all 40" }).waitFor();
+  await page.getByLabel("log scale").check();
+  await page.waitForURL(/log=1/);
+});
