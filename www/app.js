@@ -2,7 +2,7 @@
 // draws what comes back (view.js). It computes none of the semantics.
 import { DEFAULT_MODEL_URL, Reply, Request } from "./protocol.js";
 import { DEFAULTS, parseState, stateQuery } from "./state.js";
-import { $, markSelected, showChips, showReport, tokenButton } from "./view.js";
+import { $, markSelected, showChips, showMonteCarlo, showReport, tokenButton } from "./view.js";
 
 /** [URL name, label, generate() arguments, synthetic logits or "" for the model's]. */
 const PRESETS = [
@@ -26,6 +26,7 @@ let worker = null;
 let nextId = 0;
 let latestInspect = -1;
 let generationId = -1;
+let monteCarloId = -1;
 let loadId = -1;
 let source = { kind: "url", url: DEFAULT_MODEL_URL };
 /** The source of the model that is running, to fall back on when another fails to load. */
@@ -107,6 +108,28 @@ function generate() {
   $("generate").disabled = true;
 }
 
+function drawMonteCarlo() {
+  if (!modelReady) return;
+  showError(null);
+  $("mc-status").textContent = "drawing…";
+  $("mc-run").disabled = true;
+  $("mc-cancel").disabled = false;
+  monteCarloId = send({
+    type: Request.monteCarlo, chat: chat(), params: $("params").value, generationConfig: generationConfig(), step,
+    logits: $("logits").value.trim() || null, draws: Number($("mc-draws").value) || 100_000, seed: Number($("seed").value) || 0,
+  });
+}
+
+function showDrawProgress(done, total) {
+  $("mc-progress").value = total ? done / total : 0;
+  $("mc-status").textContent = `${done.toLocaleString("en")} / ${total.toLocaleString("en")} draws`;
+}
+
+function drawingDone() {
+  $("mc-run").disabled = false;
+  $("mc-cancel").disabled = true;
+}
+
 function selectStep(index) {
   step = index;
   markSelected(index);
@@ -116,7 +139,8 @@ function selectStep(index) {
 
 const HANDLERS = {
   [Reply.started]: ({ simd }) => { $("model-info").dataset.simd = simd ? "on" : "off"; },
-  [Reply.progress]: ({ phase, loaded, total }) => {
+  [Reply.progress]: ({ id, phase, loaded, total }) => {
+    if (phase === "draws") return id === monteCarloId && showDrawProgress(loaded, total);
     if (phase === "parse") return setStatus("parsing");
     $("progress").value = total ? loaded / total : 0;
     setStatus(`downloading ${mb(loaded)}${total ? ` / ${mb(total)} (${Math.round((100 * loaded) / total)}%)` : ""}`);
@@ -134,6 +158,12 @@ const HANDLERS = {
     refresh();
   },
   [Reply.rendered]: ({ rendered }) => showChips(rendered),
+  [Reply.monteCarlo]: ({ id, result, cancelled }) => {
+    if (id !== monteCarloId) return;
+    drawingDone();
+    $("mc-status").textContent = cancelled ? `stopped after ${result.literal.draws ?? 0} draws per port` : "done";
+    showMonteCarlo(result, lastReport);
+  },
   [Reply.distribution]: ({ id, report }) => {
     if (id !== latestInspect) return;
     lastReport = report;
@@ -163,6 +193,7 @@ const HANDLERS = {
   [Reply.error]: ({ id, message, fatal }) => {
     if (fatal) return crashed(message);
     if (id === generationId) { $("cancel").disabled = true; $("generate").disabled = false; }
+    if (id === monteCarloId) drawingDone();
     if (id === loadId) loadFailed();
     showError(message);
   },
@@ -253,6 +284,8 @@ function setUp() {
   $("generate").addEventListener("click", () => { generationParams = ""; generate(); });
   $("cancel").addEventListener("click", () => worker.postMessage({ type: Request.cancel, id: generationId }));
   $("copy-link").addEventListener("click", copyLink);
+  $("mc-run").addEventListener("click", drawMonteCarlo);
+  $("mc-cancel").addEventListener("click", () => worker.postMessage({ type: Request.cancel, id: monteCarloId }));
   $("log-scale").addEventListener("change", () => {
     saveState();
     if (lastReport) showReport(lastReport, { log: $("log-scale").checked });

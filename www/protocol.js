@@ -9,18 +9,20 @@
 //                                               index of a token of the last generation;
 //                                               logits: synthetic scores as text ("3, 2, 2, 1"),
 //                                               inspected instead of the model's when given
-//   monteCarlo  { id, chat, params, generationConfig, step, draws, seed }
+//   monteCarlo  { id, chat, params, generationConfig, step, logits, draws, seed }
 //   generate    { id, chat, options }           options: GenerationOptions (pkg/sampling_lab.d.ts)
-//   cancel      { id }                          stops generation `id` before its next token
+//   cancel      { id }                          stops generation or Monte Carlo run `id` between
+//                                               two tokens or two chunks of draws
 //   trap        {}                              aborts the wasm as a Rust panic does (recovery tests)
 //
 // worker → page
 //   started     { simd }                        the wasm is instantiated; no model yet
-//   progress    { id, phase, loaded, total }    phase: "download" | "parse"; bytes (total may be null)
+//   progress    { id, phase, loaded, total }    phase: "download" | "parse" (bytes; total may be
+//                                               null) or "draws" (Monte Carlo draws, both ports)
 //   ready       { id, info, timings }           the model is loaded: ModelInfo, {fetchMs, parseMs, fromCache}
 //   rendered    { id, rendered }                {text, ids, tokens}
 //   distribution{ id, report }                  the `sampling-lab inspect --model` report
-//   monteCarlo  { id, result }
+//   monteCarlo  { id, result, cancelled }       the draws made (all of them unless cancelled)
 //   token       { id, step }                    {index, token, token_text, text, finish}
 //   done        { id, finish, steps, prefillMs, decodeMs, ids }
 //                                               finish: "eos" | "max_new_tokens" | "context_full" | "cancelled"

@@ -45,6 +45,33 @@ function showPanel(name, entry, comparison, tokens) {
   }));
 }
 
+/** Observed frequencies of both ports next to the exact probabilities of the report they were drawn for. */
+export function showMonteCarlo(result, report) {
+  for (const name of ["literal", "corrected"]) {
+    const side = result[name];
+    const exact = new Map(report?.[name]?.support ?? []);
+    const tokens = report?.tokens ?? {};
+    const set = (field, text) => { $(`mc-${field}-${name}`).textContent = text; };
+    if (!side || side.error || side.draws === 0) {
+      for (const field of ["draws", "distinct", "outside", "tv", "check"]) set(field, "–");
+      set("check", side?.error ?? "not drawn");
+      $(`mc-top-${name}`).replaceChildren();
+      continue;
+    }
+    set("draws", side.draws.toLocaleString("en"));
+    set("distinct", String(side.distinct));
+    set("outside", `${(100 * side.outside_hf).toFixed(2)} %`);
+    set("tv", `${side.tv_to_exact.toFixed(4)} (${side.bound.toFixed(4)})`);
+    set("check", side.consistent ? "consistent" : "inconsistent");
+    $(`mc-top-${name}`).replaceChildren(...side.frequencies.slice(0, TOP_ROWS).map(([id, count]) => {
+      const tr = document.createElement("tr");
+      tr.append(element("td", visible(tokens[id] ?? ""), "token"), element("td", String(id)),
+        element("td", (count / side.draws).toFixed(5)), element("td", (exact.get(id) ?? 0).toFixed(5)));
+      return tr;
+    }));
+  }
+}
+
 /** A generated token as a button that selects its step. */
 export function tokenButton(token, onSelect) {
   // A character split over several tokens appears with its last token; the others stay empty.

@@ -1,13 +1,15 @@
 // Owns the wasm instance and the loaded model; answers the page's requests (protocol.js).
-import init, { Lab, inspect as inspectLogits, parseLogits, simd, trap } from "./pkg/sampling_lab.js";
+import init, { Lab, inspect as inspectLogits, monteCarlo as monteCarloLogits, parseLogits, simd, trap } from "./pkg/sampling_lab.js";
 import { Reply, Request } from "./protocol.js";
 
 /** @type {Lab | null} */
 let lab = null;
 /** The last generation, kept so that its steps can be inspected. */
 let generation = null;
-let running = null; // { id, cancelled } while a generation streams
+let running = null; // { id, cancelled } while a generation or Monte Carlo run is going
 let queue = Promise.resolve();
+/** Draws between two progress reports (and chances to cancel). */
+const MONTE_CARLO_CHUNK = 5000;
 
 const ready = init().then(() => postMessage({ type: Reply.started, simd: simd() }));
 
@@ -25,7 +27,7 @@ async function handle(data) {
     case Request.load: return load(data);
     case Request.render: return postMessage({ type: Reply.rendered, id: data.id, rendered: model().renderChat(data.chat) });
     case Request.inspect: return postMessage({ type: Reply.distribution, id: data.id, report: inspect(data) });
-    case Request.monteCarlo: return postMessage({ type: Reply.monteCarlo, id: data.id, result: monteCarlo(data) });
+    case Request.monteCarlo: return monteCarlo(data);
     case Request.generate: return generate(data);
     case Request.trap: return trap();
     default: throw new Error(`unknown request type ${JSON.stringify(data.type)}`);
@@ -162,11 +164,27 @@ function inspect({ chat, params, generationConfig, step, logits }) {
   return source ? source.inspect(step, params, generationConfig) : model().inspect(chat, params, generationConfig);
 }
 
-function monteCarlo({ chat, params, generationConfig, step, draws, seed }) {
+/** Draws in chunks, reporting progress between them, so that a cancel gets through. */
+async function monteCarlo({ id, chat, params, generationConfig, step, draws, seed, logits }) {
   const source = stepSource(step);
-  return source
-    ? source.monteCarlo(step, params, generationConfig, draws, BigInt(seed))
-    : model().monteCarlo(chat, params, generationConfig, draws, BigInt(seed));
+  const run = logits
+    ? monteCarloLogits(parseLogits(new TextEncoder().encode(`[${logits}]`)), params, generationConfig, new Uint32Array(), draws, BigInt(seed))
+    : source
+      ? source.monteCarlo(step, params, generationConfig, draws, BigInt(seed))
+      : model().monteCarlo(chat, params, generationConfig, draws, BigInt(seed));
+  running = { id, cancelled: false };
+  try {
+    while (run.done < run.total) {
+      await nextTask();
+      if (running.cancelled) break;
+      run.advance(MONTE_CARLO_CHUNK);
+      postMessage({ type: Reply.progress, id, phase: "draws", loaded: run.done, total: run.total });
+    }
+    const cancelled = run.done < run.total;
+    postMessage({ type: Reply.monteCarlo, id, cancelled, result: run.finish() });
+  } finally {
+    running = null;
+  }
 }
 
 async function generate({ id, chat, options }) {

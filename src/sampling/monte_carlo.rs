@@ -8,6 +8,8 @@
 
 use super::distribution::{total_variation, Distribution};
 use super::port::CandlePort;
+use candle_core::Tensor;
+use candle_transformers::generation::LogitsProcessor;
 use serde::Serialize;
 
 /// Failure probability of the statistical check for a correct exact distribution.
@@ -32,28 +34,47 @@ pub struct Draws {
     pub consistent: bool,
 }
 
-/// Counts per token of `n` draws; `progress` is told the number done every `chunk` draws and
-/// stops the run by returning false.
-pub fn draw_counts(
-    port: &CandlePort,
-    logits: &[f32],
-    context: &[u32],
-    n: usize,
-    seed: u64,
-    progress: &mut dyn FnMut(usize) -> bool,
-) -> Result<Vec<u64>, String> {
-    let prepared = port.prepared_logits(logits, context)?;
-    let mut processor = port.processor(seed);
-    let mut counts = vec![0u64; logits.len()];
-    let chunk = (n / 100).max(1);
-    for i in 0..n {
-        let token = port.draw(&mut processor, &prepared)?;
-        counts[token as usize] += 1;
-        if (i + 1) % chunk == 0 && !progress(i + 1) {
-            return Err("cancelled".into());
-        }
+/// `n` draws of one port, made in as many chunks as the caller likes (a page draws a chunk,
+/// reports progress, and lets a cancel through): the counts do not depend on the chunking.
+pub struct PortDraws {
+    port: CandlePort,
+    prepared: Tensor,
+    processor: LogitsProcessor,
+    counts: Vec<u64>,
+    target: usize,
+    done: usize,
+}
+
+impl PortDraws {
+    pub fn new(port: &CandlePort, logits: &[f32], context: &[u32], n: usize, seed: u64) -> Result<Self, String> {
+        Ok(PortDraws {
+            prepared: port.prepared_logits(logits, context)?,
+            processor: port.processor(seed),
+            port: port.clone(),
+            counts: vec![0; logits.len()],
+            target: n,
+            done: 0,
+        })
     }
-    Ok(counts)
+
+    /// Makes up to `max` more draws; how many were made.
+    pub fn advance(&mut self, max: usize) -> Result<usize, String> {
+        let chunk = max.min(self.target - self.done);
+        for _ in 0..chunk {
+            let token = self.port.draw(&mut self.processor, &self.prepared)?;
+            self.counts[token as usize] += 1;
+        }
+        self.done += chunk;
+        Ok(chunk)
+    }
+
+    pub fn done(&self) -> usize {
+        self.done
+    }
+
+    pub fn counts(&self) -> &[u64] {
+        &self.counts
+    }
 }
 
 /// Frequencies and the statistical check of `counts` against `exact`.
@@ -107,6 +128,19 @@ pub fn summarize(counts: &[u64], exact: &Distribution, hf: Option<&Distribution>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use candle_transformers::generation::Sampling;
+
+    #[test]
+    fn draws_made_in_chunks_equal_draws_made_at_once() {
+        let port = CandlePort::plain(Sampling::TopK { k: 3, temperature: 0.9 });
+        let logits = [2.0f32, 1.5, 1.0, 0.5, 0.0];
+        let mut whole = PortDraws::new(&port, &logits, &[], 1000, 7).unwrap();
+        whole.advance(usize::MAX).unwrap();
+        let mut chunked = PortDraws::new(&port, &logits, &[], 1000, 7).unwrap();
+        while chunked.advance(37).unwrap() > 0 {}
+        assert_eq!(chunked.done(), 1000);
+        assert_eq!(chunked.counts(), whole.counts());
+    }
 
     #[test]
     fn a_draw_outside_the_exact_support_fails_the_check() {

@@ -7,7 +7,7 @@ use super::distribution::{compare, Comparison, Distribution};
 use super::explain::{causes, Cause};
 use super::hf::{Ambiguity, HfSampling, Processor};
 use super::literal::LiteralPort;
-use super::monte_carlo::{draw_counts, summarize, Draws};
+use super::monte_carlo::{summarize, Draws, PortDraws};
 use super::params::{EffectiveParams, GenerateArgs, GenerationConfig, Source};
 use super::port::{sampling_text, CandlePort};
 use super::steps::ProbStep;
@@ -261,23 +261,94 @@ impl Analysis {
 
     /// N draws of each port with the real `LogitsProcessor`, checked against its exact distribution.
     pub fn monte_carlo(&self, input: &Inspection, n: usize, seed: u64) -> Result<MonteCarlo, String> {
-        let run = |port: &CandlePort, exact: &Result<Distribution, String>| -> Result<Draws, String> {
-            let exact = exact.as_ref().map_err(Clone::clone)?;
-            let counts = draw_counts(port, &input.logits, &input.context_ids, n, seed, &mut |_| true)?;
-            Ok(summarize(&counts, exact, self.hf_dist(), seed))
-        };
-        let literal = run(&self.literal.port, &self.literal_dist);
+        let mut run = self.monte_carlo_run(input, n, seed);
+        run.advance(usize::MAX)?;
+        Ok(run.finish())
+    }
+
+    /// The same draws, to be made in chunks.
+    pub fn monte_carlo_run(&self, input: &Inspection, n: usize, seed: u64) -> MonteCarloRun {
+        let side =
+            |port: &CandlePort, exact: &Result<Distribution, String>| -> Result<(PortDraws, Distribution), String> {
+                let exact = exact.as_ref().map_err(Clone::clone)?;
+                Ok((
+                    PortDraws::new(port, &input.logits, &input.context_ids, n, seed)?,
+                    exact.clone(),
+                ))
+            };
         let corrected = match (&self.corrected, &self.corrected_dist) {
-            (Some(port), Some(exact)) => Some(run(port, exact)),
+            (Some(port), Some(exact)) => Some(side(port, exact)),
             _ => None,
         };
-        Ok(MonteCarlo {
+        MonteCarloRun {
             draws: n,
             seed,
+            hf: self.hf_dist().cloned(),
+            literal: side(&self.literal.port, &self.literal_dist),
+            corrected,
+        }
+    }
+}
+
+/// Monte Carlo draws of both ports in progress.
+pub struct MonteCarloRun {
+    draws: usize,
+    seed: u64,
+    hf: Option<Distribution>,
+    literal: Result<(PortDraws, Distribution), String>,
+    corrected: Option<Result<(PortDraws, Distribution), String>>,
+}
+
+impl MonteCarloRun {
+    fn sides(&mut self) -> impl Iterator<Item = &mut PortDraws> {
+        let corrected = self.corrected.iter_mut().flat_map(|r| r.as_mut().ok());
+        self.literal
+            .as_mut()
+            .ok()
+            .into_iter()
+            .chain(corrected)
+            .map(|(draws, _)| draws)
+    }
+
+    /// Makes up to `max` more draws in all; the draws done so far.
+    pub fn advance(&mut self, max: usize) -> Result<usize, String> {
+        let mut left = max;
+        for side in self.sides() {
+            left -= side.advance(left)?;
+        }
+        Ok(self.done())
+    }
+
+    /// Draws done so far, both ports together.
+    pub fn done(&self) -> usize {
+        let corrected = self.corrected.iter().flat_map(|r| r.as_ref().ok());
+        self.literal
+            .as_ref()
+            .ok()
+            .into_iter()
+            .chain(corrected)
+            .map(|(d, _)| d.done())
+            .sum()
+    }
+
+    /// Draws to make, both ports together.
+    pub fn total(&self) -> usize {
+        let sides = self.literal.is_ok() as usize + self.corrected.iter().filter(|r| r.is_ok()).count();
+        sides * self.draws
+    }
+
+    pub fn finish(self) -> MonteCarlo {
+        let summary = |side: Result<(PortDraws, Distribution), String>| -> DrawsOrError {
+            side.map(|(draws, exact)| summarize(draws.counts(), &exact, self.hf.as_ref(), self.seed))
+                .into()
+        };
+        MonteCarlo {
+            draws: self.draws,
+            seed: self.seed,
             delta: super::monte_carlo::DELTA,
-            literal: literal.into(),
-            corrected: corrected.map(Into::into),
-        })
+            literal: summary(self.literal),
+            corrected: self.corrected.map(summary),
+        }
     }
 }
 

@@ -1,10 +1,10 @@
 //! The model in the browser: a `Lab` owns one loaded model; a `Generation` is one streamed answer
 //! whose every step can be inspected afterwards.
 
-use super::{args, error, generation_config, to_js};
+use super::{args, error, generation_config, to_js, MonteCarloRun};
 use crate::generation::{inspect_step, step_inspection, Sampler, Semantics, Session};
 use crate::model::{hub::HubFiles, Chat, Model, Precision};
-use crate::sampling::{Analysis, Inspection};
+use crate::sampling::Inspection;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -146,7 +146,7 @@ impl Lab {
         report(&self.model, &input)
     }
 
-    /// `draws` seeded draws of both ports for the token after the chat.
+    /// `draws` seeded draws of both ports for the token after the chat, made with `advance`.
     #[wasm_bindgen(js_name = monteCarlo)]
     pub fn monte_carlo(
         &self,
@@ -155,9 +155,9 @@ impl Lab {
         generation_config_json: Option<String>,
         draws: usize,
         seed: u64,
-    ) -> Result<JsValue, JsError> {
+    ) -> Result<MonteCarloRun, JsError> {
         let input = self.next_token(chat, params_json, generation_config_json)?;
-        monte_carlo(&input, draws, seed)
+        Ok(MonteCarloRun::new(&input, draws, seed))
     }
 
     /// The raw next-token logits after the chat.
@@ -290,9 +290,9 @@ impl Generation {
         generation_config_json: Option<String>,
         draws: usize,
         seed: u64,
-    ) -> Result<JsValue, JsError> {
+    ) -> Result<MonteCarloRun, JsError> {
         let input = self.step_input(index, params_json, generation_config_json)?;
-        monte_carlo(&input, draws, seed)
+        Ok(MonteCarloRun::new(&input, draws, seed))
     }
 
     /// The raw logits that produced generated token `index`.
@@ -327,8 +327,4 @@ fn parse_chat(chat: JsValue) -> Result<Chat, JsError> {
 
 fn report(model: &Model, input: &Inspection) -> Result<JsValue, JsError> {
     to_js(&inspect_step(model, input).map_err(error)?)
-}
-
-fn monte_carlo(input: &Inspection, draws: usize, seed: u64) -> Result<JsValue, JsError> {
-    to_js(&Analysis::run(input).monte_carlo(input, draws, seed).map_err(error)?)
 }

@@ -1,9 +1,9 @@
 //! Model-free entry points: the core over logits the caller already has (a `.npy` file, a
 //! synthetic row such as the ties lab's `[3, 2, 2, 1]`).
 
-use super::{args, generation_config, to_js};
+use super::{args, error, generation_config, to_js};
 use crate::logits_file;
-use crate::sampling::{Analysis, Inspection};
+use crate::sampling::{report, Analysis, Inspection};
 use wasm_bindgen::prelude::*;
 
 fn inspection(
@@ -37,7 +37,8 @@ pub fn inspect(
     to_js(&Analysis::run(&input).report())
 }
 
-/// `draws` seeded draws of both ports with the real candle `LogitsProcessor`.
+/// `draws` seeded draws of both ports with the real candle `LogitsProcessor`, to be made in
+/// chunks with `advance`.
 #[wasm_bindgen(js_name = monteCarlo)]
 pub fn monte_carlo(
     logits: Vec<f32>,
@@ -46,12 +47,45 @@ pub fn monte_carlo(
     context_ids: Vec<u32>,
     draws: usize,
     seed: u64,
-) -> Result<JsValue, JsError> {
+) -> Result<MonteCarloRun, JsError> {
     let input = inspection(logits, params_json, generation_config_json, context_ids)?;
-    let result = Analysis::run(&input)
-        .monte_carlo(&input, draws, seed)
-        .map_err(|e| JsError::new(&e))?;
-    to_js(&result)
+    Ok(MonteCarloRun::new(&input, draws, seed))
+}
+
+/// Monte Carlo draws in progress: `advance(n)` makes up to n more, `finish()` gives the result
+/// (frequencies, distinct tokens, share outside the hf support, the statistical check).
+#[wasm_bindgen]
+pub struct MonteCarloRun {
+    run: report::MonteCarloRun,
+}
+
+#[wasm_bindgen]
+impl MonteCarloRun {
+    pub(super) fn new(input: &Inspection, draws: usize, seed: u64) -> MonteCarloRun {
+        MonteCarloRun {
+            run: Analysis::run(input).monte_carlo_run(input, draws, seed),
+        }
+    }
+
+    /// Makes up to `draws` more draws (both ports together); the number done so far.
+    pub fn advance(&mut self, draws: usize) -> Result<usize, JsError> {
+        self.run.advance(draws).map_err(error)
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn done(&self) -> usize {
+        self.run.done()
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn total(&self) -> usize {
+        self.run.total()
+    }
+
+    /// The result of the draws made (all of them, unless the run was stopped early).
+    pub fn finish(self) -> Result<JsValue, JsError> {
+        to_js(&self.run.finish())
+    }
 }
 
 /// Logits from `.npy` (1-D float32) or JSON-array bytes.

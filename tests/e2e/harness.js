@@ -52,9 +52,9 @@ export async function waitReady(page) {
 }
 
 /** `sampling-lab inspect --model` for the reference chat in exact precision. */
-export function cliInspect(params) {
+export function cliInspect(params, extra = []) {
   return JSON.parse(cli(["inspect", "--model", MODEL, "--prompt", REFERENCE.prompt,
-    "--answer-prefix", REFERENCE.answerPrefix, "--params", JSON.stringify(params)]).stdout);
+    "--answer-prefix", REFERENCE.answerPrefix, "--params", JSON.stringify(params), ...extra]).stdout);
 }
 
 /** The ids `sampling-lab generate` produces for the reference chat. */

@@ -154,3 +154,30 @@ test("the explanation and the charts follow the settings", async () => {
   await page.getByLabel("log scale").check();
   await page.waitForURL(/log=1/);
 });
+
+test("Monte Carlo draws both ports off the main thread, agrees with the CLI, and can be stopped", async () => {
+  const { page, errors } = await openPage(browser);
+  const params = { do_sample: true, temperature: 0.7 };
+  await page.getByRole("button", { name: "temp 0.7", exact: true }).click();
+  await page.getByTestId("kept-hf").filter({ hasText: /^50$/ }).waitFor();
+  await page.getByLabel("draws per port").fill("20000");
+  await page.getByRole("button", { name: "Draw", exact: true }).click();
+  await page.getByTestId("mc-status").filter({ hasText: "done" }).waitFor({ timeout: 120_000 });
+  const cli = cliInspect(params, ["--draws", "20000", "--seed", "0"]).monte_carlo;
+  for (const name of ["literal", "corrected"]) {
+    assert.equal(await page.getByTestId(`mc-check-${name}`).textContent(), "consistent");
+    const outside = parseFloat(await page.getByTestId(`mc-outside-${name}`).textContent()) / 100;
+    assert.ok(Math.abs(outside - cli[name].outside_hf) < 0.01, `${name}: ${outside} vs ${cli[name].outside_hf}`);
+  }
+  assert.ok(Number(await page.getByTestId("mc-distinct-literal").textContent()) > 50, "the literal port draws tokens hf never picks");
+  assert.equal(await page.getByTestId("mc-outside-corrected").textContent(), "0.00 %");
+
+  await page.getByLabel("draws per port").fill("5000000");
+  await page.getByRole("button", { name: "Draw", exact: true }).click();
+  await page.getByTestId("mc-status").filter({ hasText: /\d+ \/ 10,000,000 draws/ }).waitFor();
+  await page.getByRole("button", { name: "Stop drawing" }).click();
+  await page.getByTestId("mc-status").filter({ hasText: "stopped after" }).waitFor();
+  await page.getByRole("button", { name: "top_k 40", exact: true }).click();
+  await page.getByTestId("kept-hf").filter({ hasText: /^40$/ }).waitFor();
+  assert.deepEqual(errors, []);
+});
