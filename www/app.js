@@ -2,6 +2,7 @@
 // draws what comes back (view.js). It computes none of the semantics.
 import { DEFAULT_MODEL_URL, Reply, Request } from "./protocol.js";
 import { DEFAULTS, parseState, stateQuery } from "./state.js";
+import { buildParamsForm, paramsText, showEffective, showParams } from "./params.js";
 import { $, markSelected, showChips, showMonteCarlo, showReport, tokenButton } from "./view.js";
 
 /** [URL name, label, generate() arguments, synthetic logits or "" for the model's]. */
@@ -168,6 +169,7 @@ const HANDLERS = {
     if (id !== latestInspect) return;
     lastReport = report;
     showReport(report, { log: $("log-scale").checked });
+    showEffective(report.effective);
     if (report.hf.error) showError(report.hf.error);
   },
   [Reply.token]: ({ id, step: token }) => {
@@ -275,6 +277,7 @@ function setUp() {
     button.addEventListener("click", () => {
       preset = slug;
       $("params").value = JSON.stringify(params);
+      showParams($("params").value);
       $("logits").value = logits;
       refresh();
     });
@@ -303,7 +306,16 @@ function setUp() {
   for (const id of ["semantics", "seed", "max-new-tokens"]) $(id).addEventListener("change", saveState);
   // Tests (and anyone debugging recovery) can crash the wasm on purpose: the page must come back.
   window.addEventListener("sampling-lab:trap", () => worker.postMessage({ type: Request.trap }));
+  buildParamsForm($("params-form"), () => {
+    const { text, error } = paramsText();
+    if (error) return showError(error);
+    $("params").value = text;
+    preset = "";
+    refresh();
+  });
+  $("params").addEventListener("input", () => showParams($("params").value));
   restoreState();
+  showParams($("params").value);
   saveState();
   startWorker();
 }

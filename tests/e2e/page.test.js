@@ -181,3 +181,21 @@ test("Monte Carlo draws both ports off the main thread, agrees with the CLI, and
   await page.getByTestId("kept-hf").filter({ hasText: /^40$/ }).waitFor();
   assert.deepEqual(errors, []);
 });
+
+test("arguments one by one: not passed, passed, passed as None, and the implicit top_k on show", async () => {
+  const { page } = await openPage(browser);
+  await page.getByRole("button", { name: "temp 0.7", exact: true }).click();
+  assert.equal(await page.getByLabel("top_k", { exact: true }).isChecked(), false);
+  await page.locator("#effective-top_k").filter({ hasText: "→ 50 (default · implicit)" }).waitFor();
+  await page.getByLabel("top_k", { exact: true }).check();
+  await page.getByLabel(/^top_k value/).fill("None");
+  await page.getByLabel(/^top_k value/).dispatchEvent("input");
+  assert.equal(await page.getByLabel(/generate\(\) keyword arguments/).inputValue(), '{"do_sample": true, "temperature": 0.7, "top_k": null}');
+  await page.getByTestId("kept-hf").filter({ hasText: /^49152$/ }).waitFor();
+  await page.getByLabel(/^temperature value/).fill("1.0");
+  await page.getByLabel(/^temperature value/).dispatchEvent("input");
+  assert.match(await page.getByLabel(/generate\(\) keyword arguments/).inputValue(), /"temperature": 1\.0/);
+  await page.getByLabel(/^temperature value/).fill("hot");
+  await page.getByLabel(/^temperature value/).dispatchEvent("input");
+  await page.getByTestId("error").filter({ hasText: "temperature: “hot” is not a number" }).waitFor();
+});
