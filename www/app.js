@@ -2,6 +2,7 @@
 // draws what comes back (view.js). It computes none of the semantics.
 import { DEFAULT_MODEL_URL, Reply, Request } from "./protocol.js";
 import { DEFAULTS, parseState, stateQuery } from "./state.js";
+import { exportReport } from "./export.js";
 import { buildParamsForm, paramsText, showEffective, showParams } from "./params.js";
 import { $, markSelected, showChips, showMonteCarlo, showReport, tokenButton } from "./view.js";
 
@@ -288,6 +289,9 @@ function setUp() {
   $("cancel").addEventListener("click", () => worker.postMessage({ type: Request.cancel, id: generationId }));
   $("copy-link").addEventListener("click", copyLink);
   $("mc-run").addEventListener("click", drawMonteCarlo);
+  for (const button of document.querySelectorAll("[data-export]")) {
+    button.addEventListener("click", () => lastReport && exportReport(button.dataset.export, lastReport));
+  }
   $("mc-cancel").addEventListener("click", () => worker.postMessage({ type: Request.cancel, id: monteCarloId }));
   $("log-scale").addEventListener("change", () => {
     saveState();

@@ -35,6 +35,8 @@ export function drawCharts(report, { log }) {
   const rows = sharedRows(report);
   const probabilities = Object.fromEntries(NAMES.map((n) => [n, new Map(report[n].support)]));
   const labels = rows.map((id) => `${visible(report.tokens[id] ?? "")}  #${id}`);
+  // One scale for all three, so that equal bars mean equal probabilities across panels.
+  const top = Math.max(...NAMES.map((n) => report[n].support[0]?.[1] ?? 0), 1e-9);
   for (const name of NAMES) {
     const other = name === "hf" ? probabilities.literal : probabilities.hf;
     const data = rows.map((id) => probabilities[name].get(id) ?? 0);
@@ -43,18 +45,19 @@ export function drawCharts(report, { log }) {
     canvas.dataset.bars = String(data.filter((p) => p > 0).length);
     canvas.dataset.highlighted = String(colours.filter((c) => c === HIGHLIGHT).length);
     canvas.setAttribute("aria-label", `${name}: ${rows.slice(0, 5).map((id, i) => `${labels[i]} ${data[i].toFixed(3)}`).join(", ")}…`);
-    update(name, canvas, labels, data, colours, log);
+    update(name, canvas, labels, data, colours, log ? null : Math.min(1, top * 1.05));
   }
 }
 
-function update(name, canvas, labels, data, colours, log) {
+/** `linearMax`: the shared top of a linear scale, or null for the log scale. */
+function update(name, canvas, labels, data, colours, linearMax) {
   const chart = charts[name] ?? (charts[name] = new window.Chart(canvas, config()));
   chart.data.labels = labels;
   chart.data.datasets[0].data = data;
   chart.data.datasets[0].backgroundColor = colours;
-  chart.options.scales.x = log
+  chart.options.scales.x = linearMax === null
     ? { type: "logarithmic", min: 1e-4, max: 1, title: { display: true, text: "p (log)" } }
-    : { type: "linear", min: 0, title: { display: true, text: "p" } };
+    : { type: "linear", min: 0, max: linearMax, title: { display: true, text: "p" } };
   chart.update("none");
 }
 

@@ -2,6 +2,7 @@
 // screen are the ones `sampling-lab inspect --model` prints for the same inputs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { BASE, PRESETS, cliInspect, openPage, useBrowser, waitReady } from "./harness.js";
 
 const browser = useBrowser();
@@ -198,4 +199,23 @@ test("arguments one by one: not passed, passed, passed as None, and the implicit
   await page.getByLabel(/^temperature value/).fill("hot");
   await page.getByLabel(/^temperature value/).dispatchEvent("input");
   await page.getByTestId("error").filter({ hasText: "temperature: “hot” is not a number" }).waitFor();
+});
+
+test("the distributions export as CSV and JSON, and a chart as PNG", async () => {
+  const { page } = await openPage(browser);
+  await page.getByRole("button", { name: "top_k 40, top_p 0.9" }).click();
+  await page.getByTestId("kept-literal").filter({ hasText: /^40$/ }).waitFor();
+  const saved = async (name) => {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name, exact: true }).click()]);
+    return readFileSync(await download.path());
+  };
+  const csv = (await saved("CSV")).toString("utf8").trim().split("\n");
+  assert.equal(csv[0], "token_id,token,p_hf,p_literal,p_corrected");
+  assert.equal(csv.length - 1, 40, "one row per token any side keeps");
+  assert.equal(csv.filter((row) => row.endsWith(",0,0")).length, 0);
+  assert.equal(csv.filter((row) => /,0,[^,]+,0$/.test(row)).length, 16, "16 tokens only the literal port keeps");
+  const json = JSON.parse((await saved("JSON")).toString("utf8"));
+  assert.equal(json.hf.kept, 24);
+  const png = await saved("literal chart PNG");
+  assert.equal(png.subarray(1, 4).toString("latin1"), "PNG");
 });
