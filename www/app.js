@@ -65,6 +65,23 @@ function loadModel() {
   loadId = send({ type: Request.load, source, precision: $("precision").value });
 }
 
+async function loadFile(file) {
+  if (!file) return;
+  source = { kind: "bytes", name: file.name, bytes: await file.arrayBuffer() };
+  loadModel();
+}
+
+/** A repo id (`owner/name`) as its files' URL on the Hub; a URL or a path is used as it is. */
+function hubBase(text) {
+  if (/^[\w.-]+\/[\w.-]+$/.test(text)) return `https://huggingface.co/${text}/resolve/main/`;
+  try {
+    const url = new URL(text, location.href);
+    return url.protocol === "https:" || url.origin === location.origin ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
 function crashed(message) {
   modelReady = false;
   showError(`${message} — restarting the model`);
@@ -298,10 +315,17 @@ function setUp() {
     if (lastReport) showReport(lastReport, { log: $("log-scale").checked });
   });
   $("precision").addEventListener("change", loadModel);
-  $("model-file").addEventListener("change", async () => {
-    const file = $("model-file").files[0];
-    if (!file) return;
-    source = { kind: "bytes", name: file.name, bytes: await file.arrayBuffer() };
+  $("model-file").addEventListener("change", () => loadFile($("model-file").files[0]));
+  document.addEventListener("dragover", (e) => e.preventDefault());
+  document.addEventListener("drop", (e) => {
+    e.preventDefault();
+    loadFile(e.dataTransfer?.files?.[0]);
+  });
+  $("hub-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const base = hubBase($("hub-repo").value.trim());
+    if (!base) return showError("give a Hugging Face repo id such as HuggingFaceTB/SmolLM2-135M-Instruct, or the URL of a folder with config.json, model.safetensors and tokenizer.json");
+    source = { kind: "hub", base };
     loadModel();
   });
   for (const id of ["system", "user", "answer-prefix", "logits"]) $(id).addEventListener("change", () => selectStep(null));

@@ -3,7 +3,8 @@
 // bad files and comes back from a crash.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { BASE, MODEL, PRESETS, cliGenerateIds, cliInspect, openPage, useBrowser, waitReady } from "./harness.js";
 
 const browser = useBrowser();
@@ -111,4 +112,27 @@ test("a reload takes the model from Cache Storage", async () => {
   assert.match(await page.locator("#model-info").textContent(), /from the browser's cache/);
   await page.getByRole("button", { name: "top_k 40", exact: true }).click();
   await page.getByTestId("kept-hf").filter({ hasText: /^40$/ }).waitFor();
+});
+
+test("the Hugging Face layout loads from a URL (here a bf16 checkpoint written from the GGUF)", async () => {
+  const dir = "models/e2e-hub-bf16";
+  const run = spawnSync("target/debug/sampling-lab", ["export-hub", "--model", MODEL, "--out", dir, "--dtype", "bf16"], { encoding: "utf8" });
+  assert.equal(run.status, 0, run.stderr);
+  try {
+    const { page } = await openPage(browser);
+    await page.getByLabel("Hugging Face model (repo id or URL)").fill(`${BASE}${dir}/`);
+    await page.getByRole("button", { name: "Load from the Hub" }).click();
+    await page.locator("#model-info").filter({ hasText: "BF16" }).waitFor({ timeout: 120_000 });
+    await waitReady(page);
+    await page.locator("#context-count").filter({ hasText: /^46$/ }).waitFor();
+    await page.getByRole("button", { name: "top_k 40", exact: true }).click();
+    await page.getByTestId("kept-hf").filter({ hasText: /^40$/ }).waitFor();
+
+    await page.getByLabel("Hugging Face model (repo id or URL)").fill(`${BASE}models/no-such-model/`);
+    await page.getByRole("button", { name: "Load from the Hub" }).click();
+    await page.getByTestId("error").filter({ hasText: "HTTP 404" }).waitFor();
+    await waitReady(page);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
