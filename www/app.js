@@ -274,6 +274,16 @@ function restoreState() {
   showError(null);
 }
 
+async function copyText(text, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+    button.textContent = "Copied";
+  } catch {
+    button.textContent = "Select the code to copy it";
+  }
+  setTimeout(() => { button.textContent = "Copy code"; }, 2000);
+}
+
 async function copyLink() {
   saveState();
   $("share-link").value = location.href;
@@ -306,6 +316,9 @@ function setUp() {
   $("cancel").addEventListener("click", () => worker.postMessage({ type: Request.cancel, id: generationId }));
   $("copy-link").addEventListener("click", copyLink);
   $("mc-run").addEventListener("click", drawMonteCarlo);
+  for (const button of document.querySelectorAll("[data-copy]")) {
+    button.addEventListener("click", () => copyText($(button.dataset.copy).textContent, button));
+  }
   for (const button of document.querySelectorAll("[data-export]")) {
     button.addEventListener("click", () => lastReport && exportReport(button.dataset.export, lastReport));
   }

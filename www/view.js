@@ -21,7 +21,7 @@ export function showChips({ ids, tokens }) {
 export function showReport(report, options) {
   // Synthetic logits have no tokenizer: their tokens are shown by id only.
   report.tokens ??= {};
-  for (const name of ["hf", "literal", "corrected"]) showPanel(name, report[name], report.compare[name], report.tokens);
+  for (const name of ["hf", "literal", "corrected"]) showPanel(name, report[name], report.compare[name], report.tokens, report.code);
   const implicit = report.effective.implicit.length ? ` · implicit: ${report.effective.implicit.join(", ")}` : "";
   $("effective").textContent = `effective: ${JSON.stringify(report.effective_params)}${implicit}`;
   const causes = report.causes.length ? report.causes.map((c) => element("li", c.text)) : [element("li", "The literal port samples from transformers' distribution for these settings.")];
@@ -29,7 +29,7 @@ export function showReport(report, options) {
   drawCharts(report, options);
 }
 
-function showPanel(name, entry, comparison, tokens) {
+function showPanel(name, entry, comparison, tokens, code) {
   $(`kept-${name}`).textContent = entry.error ? "error" : String(entry.kept);
   $(`entropy-${name}`).textContent = entry.entropy === null ? "–" : `${entry.entropy.toFixed(3)} nats`;
   if (name !== "hf") {
@@ -38,6 +38,7 @@ function showPanel(name, entry, comparison, tokens) {
     $(`outside-${name}`).textContent = comparison ? Math.abs(comparison.mass_outside_hf).toFixed(4) : "–";
   }
   $(`sampling-${name}`).textContent = entry.error ? entry.error : entry.sampling;
+  if (name !== "hf") $(`code-${name}`).textContent = code?.[name] ?? "// transformers refuses these arguments: there is nothing to port.";
   $(`top-${name}`).replaceChildren(...entry.support.slice(0, TOP_ROWS).map(([id, p]) => {
     const tr = document.createElement("tr");
     tr.append(element("td", visible(tokens[id] ?? ""), "token"), element("td", String(id)), element("td", p.toFixed(5)));

@@ -5,6 +5,7 @@
 //! evaluated in f64; a decision that lies within float noise of its threshold, or a cut through
 //! a group of tied tokens (torch's unstable sort decides those), is recorded as an [`Ambiguity`].
 
+use super::closure::ban_ngrams;
 use super::distribution::{log_softmax_f64, Distribution};
 use super::params::EffectiveParams;
 use super::pyvalue::PyValue;
@@ -256,29 +257,6 @@ pub fn repetition_penalty(scores: &mut [f32], penalty: f32, context: &[u32]) {
     }
 }
 
-/// `NoRepeatNGramLogitsProcessor`: bans every token that would repeat an n-gram of `context`.
-pub fn ban_ngrams(scores: &mut [f32], context: &[u32], n: usize) {
-    for id in banned_ngram_tokens(context, n) {
-        if let Some(s) = scores.get_mut(id as usize) {
-            *s = f32::NEG_INFINITY;
-        }
-    }
-}
-
-/// Tokens that would repeat an n-gram of `context`: the last token of every n-gram whose first
-/// n−1 tokens equal the context's last n−1.
-pub fn banned_ngram_tokens(context: &[u32], n: usize) -> Vec<u32> {
-    if n == 0 || context.len() < n {
-        return Vec::new();
-    }
-    let prefix = &context[context.len() + 1 - n..];
-    context
-        .windows(n)
-        .filter(|w| &w[..n - 1] == prefix)
-        .map(|w| w[n - 1])
-        .collect()
-}
-
 /// `torch.argmax`: the first maximum, and a NaN beats every number.
 pub fn torch_argmax(scores: &[f32]) -> usize {
     if let Some(i) = scores.iter().position(|s| s.is_nan()) {
@@ -303,8 +281,14 @@ mod tests {
 
     #[test]
     fn ngram_bans_the_continuations_of_the_last_prefix() {
-        assert_eq!(banned_ngram_tokens(&[1, 0, 2, 1, 0, 3, 1], 2), vec![0, 0]);
-        assert_eq!(banned_ngram_tokens(&[5, 6], 3), Vec::<u32>::new());
+        assert_eq!(
+            super::super::closure::banned_ngram_tokens(&[1, 0, 2, 1, 0, 3, 1], 2),
+            vec![0, 0]
+        );
+        assert_eq!(
+            super::super::closure::banned_ngram_tokens(&[5, 6], 3),
+            Vec::<u32>::new()
+        );
     }
 
     #[test]

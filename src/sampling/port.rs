@@ -5,8 +5,8 @@
 //! stable sort, same f32 sums), so it is bit-for-bit the weights candle hands to
 //! `WeightedIndex`. Monte Carlo draws then run the real `LogitsProcessor` to check the mirror.
 
+use super::closure::ban_ngrams;
 use super::distribution::Distribution;
-use super::hf::ban_ngrams;
 use super::steps::{apply_steps, ProbStep};
 use candle_core::{Device, Tensor};
 use candle_transformers::generation::{LogitsProcessor, Sampling};

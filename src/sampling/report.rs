@@ -10,6 +10,7 @@ use super::literal::LiteralPort;
 use super::monte_carlo::{summarize, Draws, PortDraws};
 use super::params::{EffectiveParams, GenerateArgs, GenerationConfig, Source};
 use super::port::{sampling_text, CandlePort};
+use super::rust_code::port_program;
 use super::steps::ProbStep;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -91,6 +92,14 @@ pub struct Report {
     pub compare: Comparisons,
     /// Why the literal port differs from transformers here, in plain words.
     pub causes: Vec<Cause>,
+    /// Each port as the Rust a candle user writes (none for corrected when transformers refuses).
+    pub code: PortCode,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PortCode {
+    pub literal: String,
+    pub corrected: Option<String>,
 }
 
 /// The three distributions of one step, with their comparison.
@@ -153,6 +162,10 @@ impl Analysis {
             corrected: self.corrected_entry(compare.corrected.as_ref()),
             compare,
             causes: self.causes.clone(),
+            code: PortCode {
+                literal: port_program(&self.literal.port),
+                corrected: self.corrected.as_ref().map(port_program),
+            },
         }
     }
 

@@ -1,8 +1,9 @@
 //! transformers' truncation rules as masks over normalised probabilities.
 //!
-//! The hf pipeline evaluates them on softmax(scores); the corrected candle port evaluates the
-//! same rules inside its `sample_f` closure on candle's probabilities. Each returns `true` for
-//! tokens that stay, plus notes for decisions within float noise of a threshold.
+//! The hf pipeline evaluates them on softmax(scores); the corrected candle port's closure
+//! (`closure.rs`) applies the same rules to candle's probabilities, and the parity tests hold the
+//! two together. Each returns `true` for tokens that stay, plus notes for decisions within float
+//! noise of a threshold.
 
 /// Relative distance to a threshold below which torch's f32 arithmetic may decide otherwise.
 pub const NEAR_THRESHOLD: f64 = 1e-5;

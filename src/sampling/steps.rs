@@ -4,6 +4,7 @@
 //! Renormalising after every step is the point: transformers' warpers work on scores, so each
 //! one sees the softmax of what the previous one left (top-p measures the mass *after* top-k).
 
+use super::closure;
 use super::rules::{self, Kept};
 use serde::Serialize;
 
@@ -77,26 +78,19 @@ impl ProbStep {
     }
 }
 
-/// Applies the steps in order to `prs` (which sums to 1), renormalising after each.
+/// Applies the steps in order to `prs` (which sums to 1), renormalising after each: the body of
+/// the corrected port's `sample_f` closure, with the helpers users copy ([`closure`]).
 pub fn apply_steps(steps: &[ProbStep], prs: &mut [f32]) {
     for step in steps {
-        let probs = normalised(prs);
-        let kept = step.keep(&probs);
-        for (p, keep) in prs.iter_mut().zip(&kept.mask) {
-            if !keep {
-                *p = 0.0;
-            }
-        }
-        let kept_probs = normalised(prs);
-        for (p, q) in prs.iter_mut().zip(kept_probs) {
-            *p = q as f32;
+        match *step {
+            ProbStep::TopK(k) => closure::top_k_keeping_ties(prs, k),
+            ProbStep::TopP(p) => closure::top_p(prs, p),
+            ProbStep::MinP(m) => closure::min_p(prs, m),
+            ProbStep::Typical(m) => closure::typical(prs, m),
+            ProbStep::Epsilon(e) => closure::epsilon_cutoff(prs, e),
+            ProbStep::Eta(e) => closure::eta_cutoff(prs, e),
         }
     }
-}
-
-fn normalised(prs: &[f32]) -> Vec<f64> {
-    let total: f64 = prs.iter().map(|p| f64::from(*p)).sum();
-    prs.iter().map(|p| f64::from(*p) / total).collect()
 }
 
 #[cfg(test)]

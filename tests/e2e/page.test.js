@@ -219,3 +219,14 @@ test("the distributions export as CSV and JSON, and a chart as PNG", async () =>
   const png = await saved("literal chart PNG");
   assert.equal(png.subarray(1, 4).toString("latin1"), "PNG");
 });
+
+test("each port's Rust code is on the page for exactly these settings", async () => {
+  const { page } = await openPage(browser);
+  await page.getByRole("button", { name: "top_k 40, top_p 0.9" }).click();
+  await page.getByTestId("kept-literal").filter({ hasText: /^40$/ }).waitFor();
+  const cli = cliInspect({ do_sample: true, temperature: 0.7, top_k: 40, top_p: 0.9 });
+  assert.equal(await page.getByTestId("code-literal").textContent(), cli.code.literal);
+  assert.equal(await page.getByTestId("code-corrected").textContent(), cli.code.corrected);
+  assert.match(cli.code.corrected, /Sampling::TopP \{ p: 0\.9, temperature: 0\.7 \}/);
+  assert.match(cli.code.literal, /Sampling::TopKThenTopP \{ k: 40, p: 0\.9, temperature: 0\.7 \}/);
+});
