@@ -2,6 +2,7 @@
 // draws what comes back (view.js). It computes none of the semantics.
 import { DEFAULT_MODEL_URL, Reply, Request } from "./protocol.js";
 import { DEFAULTS, parseState, stateQuery } from "./state.js";
+import { DEFAULT_SET, judge, loadExercises } from "./exercises.js";
 import { exportReport } from "./export.js";
 import { buildParamsForm, paramsText, showEffective, showParams } from "./params.js";
 import { $, markSelected, showChips, showMonteCarlo, showReport, tokenButton } from "./view.js";
@@ -43,6 +44,9 @@ let step = null;
 let pendingStep = null;
 /** The arguments the current generation ran with ("" when there is none). */
 let generationParams = "";
+/** The exercise set in use, the open task, and the check waiting for its report. */
+let exercises = { path: "", set: null, index: 0 };
+let pendingJudge = null;
 /** The report on screen, redrawn when the view changes. */
 let lastReport = null;
 
@@ -149,6 +153,82 @@ function drawingDone() {
   $("mc-cancel").disabled = true;
 }
 
+async function startExercises(path, index) {
+  try {
+    const set = await loadExercises(path === "default" ? DEFAULT_SET : path);
+    exercises = { path, set, index: 0 };
+  } catch (e) {
+    linkProblems = `The exercises could not be opened: ${e.message}.`;
+    return showError(null);
+  }
+  $("exercises").hidden = false;
+  $("ex-set-title").textContent = exercises.set.title;
+  showExercise(index);
+}
+
+function showExercise(index) {
+  const list = exercises.set.exercises;
+  exercises.index = Math.max(0, Math.min(index, list.length - 1));
+  const exercise = list[exercises.index];
+  $("ex-progress").textContent = `Exercise ${exercises.index + 1} of ${list.length}`;
+  $("ex-title").textContent = exercise.title;
+  $("ex-task").textContent = exercise.task;
+  $("ex-result").textContent = "";
+  $("ex-explanation").textContent = "";
+  $("ex-answer").replaceChildren(...answerInputs(exercise));
+  $("ex-prev").disabled = exercises.index === 0;
+  $("ex-next").disabled = exercises.index === list.length - 1;
+  document.body.classList.add("exercise-open");
+  applySetup(exercise.setup, exercise.setup.params);
+}
+
+/** The exercise's chat (the reference one unless it says otherwise), arguments and logits. */
+function applySetup(setup, params) {
+  $("system").value = setup.system ?? "";
+  $("user").value = setup.user ?? DEFAULTS.user;
+  $("answer-prefix").value = setup.prefix ?? DEFAULTS.prefix;
+  $("logits").value = setup.logits ?? "";
+  $("params").value = params;
+  showParams(params);
+  preset = "";
+  step = null;
+  refresh();
+}
+
+function answerInputs(exercise) {
+  const { kind, options } = exercise.answer;
+  if (kind === "kept") return [labelled(Object.assign(document.createElement("input"), { type: "number", min: 0, id: "ex-input" }), "Your answer (a number of tokens)")];
+  if (kind === "find") return [labelled(Object.assign(document.createElement("textarea"), { rows: 2, id: "ex-input", value: exercise.setup.params }), "Your generate() arguments (JSON)")];
+  return options.map((option, i) => {
+    const radio = Object.assign(document.createElement("input"), { type: "radio", name: "ex-choice", value: String(i), id: `ex-choice-${i}` });
+    return labelled(radio, typeof option === "string" ? option : option.label, true);
+  });
+}
+
+function labelled(input, text, after = false) {
+  const label = document.createElement("label");
+  label.htmlFor = input.id;
+  label.textContent = text;
+  const row = document.createElement("div");
+  row.append(...(after ? [input, label] : [label, input]));
+  return row;
+}
+
+function checkExercise() {
+  const exercise = exercises.set.exercises[exercises.index];
+  const kind = exercise.answer.kind;
+  const answer = kind === "kept" || kind === "find" ? $("ex-input").value : document.querySelector("input[name=ex-choice]:checked")?.value;
+  if (answer === undefined || answer.trim() === "") return ($("ex-result").textContent = "Give an answer first.");
+  pendingJudge = (report) => {
+    const { right, text } = judge(exercise, answer, report);
+    $("ex-result").textContent = text;
+    $("ex-explanation").textContent = exercise.explanation;
+    $("ex-result").dataset.right = String(right);
+    document.body.classList.remove("exercise-open");
+  };
+  applySetup(exercise.setup, kind === "find" ? answer : exercise.setup.params);
+}
+
 function selectStep(index) {
   step = index;
   markSelected(index);
@@ -188,6 +268,11 @@ const HANDLERS = {
     lastReport = report;
     showReport(report, { log: $("log-scale").checked });
     showEffective(report.effective);
+    if (pendingJudge) {
+      const judgeWith = pendingJudge;
+      pendingJudge = null;
+      judgeWith(report);
+    }
     if (report.hf.error) showError(report.hf.error);
   },
   [Reply.token]: ({ id, step: token }) => {
@@ -214,6 +299,10 @@ const HANDLERS = {
     if (fatal) return crashed(message);
     if (id === generationId) { $("cancel").disabled = true; $("generate").disabled = false; }
     if (id === monteCarloId) drawingDone();
+    if (id === latestInspect && pendingJudge) {
+      pendingJudge = null;
+      $("ex-result").textContent = `Not quite: ${message}`;
+    }
     if (id === loadId) loadFailed();
     showError(message);
   },
@@ -245,7 +334,7 @@ function setBusy(busy) {
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 function currentState() {
-  const state = { preset, embed, step, log: $("log-scale").checked };
+  const state = { preset, embed, step, log: $("log-scale").checked, exercises: exercises.path, task: exercises.index };
   state.gen = step !== null && generationParams !== $("params").value ? generationParams : "";
   for (const [key, id] of Object.entries(INPUTS)) state[key] = $(id).value;
   state.seed = Number(state.seed) || 0;
@@ -271,6 +360,7 @@ function restoreState() {
   generationParams = state.step === null ? "" : state.gen;
   document.body.classList.toggle("embed", embed);
   if (problems.length) linkProblems = `This link was not used in full: ${problems.join("; ")}.`;
+  if (state.exercises) startExercises(state.exercises, state.task);
   showError(null);
 }
 
@@ -316,6 +406,9 @@ function setUp() {
   $("cancel").addEventListener("click", () => worker.postMessage({ type: Request.cancel, id: generationId }));
   $("copy-link").addEventListener("click", copyLink);
   $("mc-run").addEventListener("click", drawMonteCarlo);
+  $("ex-check").addEventListener("click", checkExercise);
+  $("ex-prev").addEventListener("click", () => { showExercise(exercises.index - 1); saveState(); });
+  $("ex-next").addEventListener("click", () => { showExercise(exercises.index + 1); saveState(); });
   for (const button of document.querySelectorAll("[data-copy]")) {
     button.addEventListener("click", () => copyText($(button.dataset.copy).textContent, button));
   }

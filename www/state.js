@@ -12,6 +12,9 @@ export const DEFAULTS = Object.freeze({
   /** The arguments the generation ran with, where they differ from `params` (inspected since). */
   gen: "",
   preset: "",
+  /** An exercise set: "default", or the path of a JSON file on this site. */
+  exercises: "",
+  task: 0,
   semantics: "hf",
   seed: 0,
   max: 64,
@@ -39,6 +42,11 @@ const FIELDS = {
     if (!/^[a-z0-9-]{0,40}$/.test(raw)) throw new Error("is not a preset name");
     return raw;
   },
+  exercises: (raw) => {
+    if (raw !== "default" && !/^[\w-]+(\/[\w-]+)*\.json$/.test(raw)) throw new Error("must be “default” or the path of a .json file on this site");
+    return raw;
+  },
+  task: (raw) => integer(raw, 0, 99),
   semantics: (raw) => {
     if (!SEMANTICS.includes(raw)) throw new Error(`must be one of ${SEMANTICS.join(", ")}`);
     return raw;

@@ -230,3 +230,42 @@ test("each port's Rust code is on the page for exactly these settings", async ()
   assert.match(cli.code.corrected, /Sampling::TopP \{ p: 0\.9, temperature: 0\.7 \}/);
   assert.match(cli.code.literal, /Sampling::TopKThenTopP \{ k: 40, p: 0\.9, temperature: 0\.7 \}/);
 });
+
+test("exercises: a task is checked against the core's figures, wrong and then right, with its explanation", async () => {
+  const { page, errors } = await openPage(browser, "?exercises=default");
+  await page.getByTestId("exercise-task").filter({ hasText: "How many tokens can transformers draw" }).waitFor();
+  assert.equal(await page.locator(".panels").isVisible(), false, "the figures that answer the task stay hidden");
+  await page.getByLabel("Your answer (a number of tokens)").fill("49152");
+  await page.getByRole("button", { name: "Check" }).click();
+  await page.getByTestId("exercise-result").filter({ hasText: "Not quite: the hf distribution keeps 50 tokens." }).waitFor();
+  await page.getByTestId("exercise-explanation").filter({ hasText: "transformers fills top_k=50" }).waitFor();
+  await page.getByLabel("Your answer (a number of tokens)").fill("50");
+  await page.getByRole("button", { name: "Check" }).click();
+  await page.getByTestId("exercise-result").filter({ hasText: /^Right/ }).waitFor();
+
+  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByTestId("exercise-task").filter({ hasText: "ignores top_p" }).waitFor();
+  await page.waitForURL(/task=2/);
+  await page.getByLabel("Your generate() arguments (JSON)").fill('{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.5}');
+  await page.getByRole("button", { name: "Check" }).click();
+  await page.getByTestId("exercise-result").filter({ hasText: /^Not quite/ }).waitFor();
+  await page.getByLabel("Your generate() arguments (JSON)").fill('{"do_sample": true, "temperature": 0.7, "top_k": 5, "top_p": 0.95}');
+  await page.getByRole("button", { name: "Check" }).click();
+  await page.getByTestId("exercise-result").filter({ hasText: /^Right: the top 5 tokens hold/ }).waitFor();
+
+  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByLabel("Ties at the k-th score: transformers keeps all of them").check();
+  await page.getByRole("button", { name: "Check" }).click();
+  await page.getByTestId("exercise-result").filter({ hasText: /^Right/ }).waitFor();
+  assert.deepEqual(errors, []);
+});
+
+test("an exercise set from elsewhere is refused by name", async () => {
+  const page = await browser.browser.newPage();
+  await page.goto(`${BASE}?exercises=evil/..%2F..%2Fx.json`);
+  await waitReady(page);
+  await page.getByTestId("error").filter({ hasText: "“exercises” must be “default” or the path of a .json file on this site" }).waitFor();
+  await page.goto(`${BASE}?exercises=missing.json`);
+  await page.getByTestId("error").filter({ hasText: "The exercises could not be opened: exercises missing.json: HTTP 404" }).waitFor();
+});
