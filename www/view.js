@@ -9,8 +9,9 @@ export const $ = (id) => document.getElementById(id);
 /** Newlines and tabs drawn as symbols, so that a whitespace token is visible in a chip or a row. */
 export const visible = (text) => text.replace(/\n/g, "↵").replace(/\t/g, "⇥");
 
-export function showChips({ ids, tokens }) {
+export function showChips({ text, ids, tokens }) {
   $("context-count").textContent = String(ids.length);
+  $("rendered").textContent = text;
   $("chips").replaceChildren(...ids.map((id, i) => {
     const chip = element("span", visible(tokens[i]), "chip");
     chip.append(element("small", String(id)));

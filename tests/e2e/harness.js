@@ -2,6 +2,9 @@
 // whose output the page's figures must equal.
 import { before, after } from "node:test";
 import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { chromium } from "playwright-core";
 
 const PORT = 8765 + Math.floor(Math.random() * 1000);
@@ -55,6 +58,13 @@ export async function waitReady(page) {
 export function cliInspect(params, extra = []) {
   return JSON.parse(cli(["inspect", "--model", MODEL, "--prompt", REFERENCE.prompt,
     "--answer-prefix", REFERENCE.answerPrefix, "--params", JSON.stringify(params), ...extra]).stdout);
+}
+
+/** `sampling-lab inspect --logits` for synthetic logits. */
+export function cliInspectLogits(logits, params) {
+  const file = join(mkdtempSync(join(tmpdir(), "sampling-lab-")), "logits.json");
+  writeFileSync(file, JSON.stringify(logits));
+  return JSON.parse(cli(["inspect", "--logits", file, "--params", JSON.stringify(params)]).stdout);
 }
 
 /** The ids `sampling-lab generate` produces for the reference chat. */

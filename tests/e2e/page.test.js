@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { BASE, PRESETS, cliInspect, openPage, useBrowser, waitReady } from "./harness.js";
+import { BASE, PRESETS, cliInspect, cliInspectLogits, openPage, useBrowser, waitReady } from "./harness.js";
 
 const browser = useBrowser();
 
@@ -49,7 +49,9 @@ test("markup in the prompt is shown as text, never run", async () => {
   await page.getByLabel("User message").fill(hostile);
   await page.getByLabel("User message").press("Enter");
   await page.getByLabel("User message").blur();
-  await page.locator("#chips .chip").filter({ hasText: "<" }).first().waitFor();
+  await page.getByTestId("rendered").filter({ hasText: "onerror" }).waitFor({ state: "attached" });
+  assert.match(await page.getByTestId("rendered").textContent(), /<\|im_start\|>user\n<img src=x onerror="alert\(1\)"><script>/);
+  assert.ok(Number(await page.locator("#context-count").textContent()) > 46);
   assert.equal(await page.locator("#chips img, #chips script, .panels img").count(), 0);
   assert.equal(dialogs, 0);
   assert.deepEqual(errors, []);
@@ -85,6 +87,13 @@ test("a copied link restores prompt, parameters and the inspected step on a fres
   assert.equal(await other.getByTestId("error").textContent(), "");
 });
 
+/** The headline figures as the page prints them, from a CLI report. */
+function figuresOf(report) {
+  const kept = (entry) => (entry.error ? "error" : String(entry.kept));
+  return [kept(report.hf), kept(report.literal), kept(report.corrected),
+    report.compare.literal.tv.toFixed(4), report.compare.corrected.tv.toFixed(4)];
+}
+
 async function figuresOn(page) {
   const ids = ["kept-hf", "kept-literal", "kept-corrected", "tv-literal", "tv-corrected"];
   return Promise.all(ids.map((id) => page.getByTestId(id).textContent()));
@@ -115,7 +124,7 @@ test("a hostile link is shown as text, its bad fields are named, and defaults st
   assert.match(await error.textContent(), /“step” must be a whole number/);
   assert.match(await error.textContent(), /unknown link field “evil”/);
   assert.equal(await page.getByLabel("User message").inputValue(), hostile);
-  await page.locator("#chips .chip").filter({ hasText: "<" }).first().waitFor();
+  await page.getByTestId("rendered").filter({ hasText: "onerror" }).waitFor({ state: "attached" });
   assert.equal(await page.getByLabel(/generate\(\) keyword arguments/).inputValue(), '{"do_sample":true,"temperature":0.7,"top_k":40,"top_p":0.9}');
   await page.getByTestId("kept-hf").filter({ hasText: /^\d+$/ }).waitFor();
   assert.equal(await page.locator("body img, body script").count(), 0);
@@ -131,6 +140,8 @@ test("the other presets: SmolLM2's settings, greedy, transformers' temperature e
 
   await page.getByRole("button", { name: "greedy", exact: true }).click();
   await page.getByTestId("kept-hf").filter({ hasText: /^1$/ }).waitFor();
+  const greedy = cliInspect({});
+  assert.deepEqual(await figuresOn(page), figuresOf(greedy));
 
   await page.getByRole("button", { name: "temperature=0, sampling on" }).click();
   await page.getByTestId("error").filter({ hasText: "`temperature` (=0) has to be a strictly positive float" }).waitFor();
@@ -138,6 +149,8 @@ test("the other presets: SmolLM2's settings, greedy, transformers' temperature e
 
   await page.getByRole("button", { name: "ties lab" }).click();
   await page.getByTestId("kept-hf").filter({ hasText: /^3$/ }).waitFor();
+  const ties = cliInspectLogits([3, 2, 2, 1], { do_sample: true, top_k: 2 });
+  assert.deepEqual(await figuresOn(page), figuresOf(ties));
   assert.equal(await page.getByTestId("kept-literal").textContent(), "2");
   assert.match(await page.getByTestId("causes").textContent(), /2 tokens share the 2-th highest score/);
   assert.equal(await page.locator("#chart-literal").getAttribute("data-bars"), "2");
