@@ -10,22 +10,16 @@ Usage: python reference/make_fixtures.py MODEL.gguf OUT_DIR
 """
 
 import json
-import math
 import os
 import sys
 
-os.environ.setdefault("OMP_NUM_THREADS", "1")
-os.environ.setdefault("TQDM_DISABLE", "1")
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
+import reference_env  # noqa: F401  (before torch: one thread, offline, quiet)
 
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
-import transformers  # noqa: E402
-from transformers import AutoModelForCausalLM, AutoTokenizer, GenerationConfig  # noqa: E402
-from transformers.modeling_outputs import CausalLMOutputWithPast  # noqa: E402
-
-torch.set_num_threads(1)
-transformers.logging.set_verbosity_error()
+import numpy as np
+import torch
+import transformers
+from transformers import AutoModelForCausalLM, AutoTokenizer, GenerationConfig
+from transformers.modeling_outputs import CausalLMOutputWithPast
 
 # Supports larger than this are stored as .npy scores instead of inline JSON.
 INLINE_LIMIT = 2000

@@ -15,17 +15,12 @@ import os
 import random
 import sys
 
-os.environ.setdefault("OMP_NUM_THREADS", "1")
-os.environ.setdefault("TQDM_DISABLE", "1")
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
+import reference_env  # noqa: F401  (before torch: one thread, offline, quiet)
 
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
-import transformers  # noqa: E402
-from transformers import AutoModelForCausalLM, AutoTokenizer  # noqa: E402
-
-torch.set_num_threads(1)
-transformers.logging.set_verbosity_error()
+import numpy as np
+import torch
+import transformers
+from transformers import AutoModelForCausalLM, AutoTokenizer
 
 REFERENCE_QUESTION = "How do you say thank you in Chinese?"
 REFERENCE_PREFIX = 'In Chinese, you can say "'
