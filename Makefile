@@ -4,7 +4,7 @@
 PORT ?= 8080
 WASM_TEST_ENV = CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=1200
 
-.PHONY: demo test setup pkg model serve test-native test-wasm test-page fixtures
+.PHONY: demo test setup pkg model serve test-native test-wasm test-page fixtures bench
 
 demo: setup pkg model
 	python3 scripts/serve.py --port $(PORT)
@@ -34,6 +34,12 @@ test-page: pkg model
 	cargo build --locked --bin sampling-lab
 	mkdir -p target/screenshots
 	npm run --silent test:e2e
+
+# Speed and memory, side by side with wllama (llama.cpp's wasm) in the same browser: a table and
+# target/bench/latest.json. Not a test: figures are printed, never asserted.
+bench: setup pkg model
+	cargo build --release --locked --bin sampling-lab
+	node bench/bench.mjs
 
 # Regenerates tests/fixtures/ with real transformers (≈4 GB install, once; the tests do not need it).
 fixtures: model

@@ -1,0 +1,148 @@
+// `make bench`: the wasm build in headless Chromium, the native build, and wllama (llama.cpp's
+// wasm) in the same browser on the same GGUF and chat, single thread, each figure measured at
+// least 3 times on an idle machine. Prints a table and writes target/bench/latest.json.
+import { spawnSync } from "node:child_process";
+import { createReadStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { cpus, loadavg } from "node:os";
+import { extname, join, normalize } from "node:path";
+import { gzipSync } from "node:zlib";
+import { chromium } from "playwright-core";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const MODEL = "models/SmolLM2-135M-Instruct.Q4_1.gguf";
+const QUESTION = "How do you say thank you in Chinese?";
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const NEW_TOKENS = 128;
+// Enough draws for a stable rate; the page's default of 100 000 scales linearly from it.
+const DRAWS = 5_000;
+const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+/** URL prefix → folder; the bench page, the wasm build, the model and wllama's own files. */
+const MOUNTS = [["/pkg/", "pkg"], ["/models/", "models"], ["/wllama/", "node_modules/@wllama/wllama/esm"], ["/", "bench"]];
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+
+/** Waits (up to two minutes) until the 1-minute load average says the machine is idle. */
+async function waitForIdle(label) {
+  const limit = 0.5 * cpus().length;
+  for (let waited = 0; loadavg()[0] > limit && waited < 120; waited += 5) {
+    if (waited === 0) process.stderr.write(`bench: waiting for an idle machine before ${label} (load ${loadavg()[0].toFixed(2)})\n`);
+    await new Promise((r) => setTimeout(r, 5000));
+  }
+}
+
+function serve() {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    const [prefix, folder] = MOUNTS.find(([p]) => path.startsWith(p));
+    const file = normalize(join(ROOT, folder, path.slice(prefix.length) || "index.html"));
+    if (!file.startsWith(join(ROOT, folder)) || !existsSync(file) || statSync(file).isDirectory()) {
+      res.writeHead(404).end();
+      return;
+    }
+    // Cross-origin isolation, as a host serving threaded wasm would send (wllama checks for it).
+    res.writeHead(200, {
+      "Content-Type": TYPES[extname(file)] ?? "application/octet-stream",
+      "Content-Length": statSync(file).size,
+      "Cross-Origin-Opener-Policy": "same-origin",
+      "Cross-Origin-Embedder-Policy": "require-corp",
+    });
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+/** One run of every figure of `system` in a fresh page. */
+async function browserRun(browser, base, system) {
+  const page = await browser.newPage();
+  page.on("pageerror", (e) => process.stderr.write(`bench page: ${e.message}\n`));
+  await page.goto(`${base}bench.html`);
+  const result = await page.evaluate(([system, options]) => window.measure(system, options),
+    [system, { model: `${base}${MODEL}`, question: QUESTION, newTokens: NEW_TOKENS, draws: DRAWS }]);
+  await page.close();
+  return result;
+}
+
+function nativeRun(precision) {
+  const run = spawnSync(join(ROOT, "target/release/sampling-lab"), ["generate", "--model", join(ROOT, MODEL),
+    "--prompt", QUESTION, "--precision", precision, "--max-new-tokens", String(NEW_TOKENS), "--params", "{}"], { encoding: "utf8" });
+  if (run.status !== 0) throw new Error(run.stderr);
+  const load = /loaded .* in ([\d.]+) s/.exec(run.stderr);
+  const stats = /prefill (\d+) tokens ([\d.]+) s; (\d+) tokens in ([\d.]+) s \(([\d.]+) tok\/s\)/.exec(run.stderr);
+  return { load_s: Number(load[1]), prompt_tokens: Number(stats[1]), prefill_s: Number(stats[2]), decode_tok_s: Number(stats[5]) };
+}
+
+function summary(runs) {
+  const out = {};
+  for (const key of Object.keys(runs[0])) {
+    const values = runs.map((r) => r[key]).filter((v) => typeof v === "number").sort((a, b) => a - b);
+    if (values.length) out[key] = { min: values[0], median: values[Math.floor(values.length / 2)], max: values[values.length - 1] };
+  }
+  return out;
+}
+
+async function measure(label, once) {
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) {
+    await waitForIdle(label);
+    runs.push(await once());
+  }
+  return summary(runs);
+}
+
+function table(systems) {
+  const figures = ["load_s", "prefill_s", "decode_tok_s", "inspect_ms", "draws_per_s", "peak_memory_mb"];
+  const wllama = systems.wllama ?? {};
+  const lines = [`| system | ${figures.join(" | ")} |`, `|---|${figures.map(() => "---").join("|")}|`];
+  for (const [name, figs] of Object.entries(systems)) {
+    const cells = figures.map((f) => {
+      if (!figs[f]) return "–";
+      const { min, median, max } = figs[f];
+      const ratio = wllama[f] && name !== "wllama" ? ` (×${(median / wllama[f].median).toFixed(2)})` : "";
+      return `${fmt(median)} [${fmt(min)}–${fmt(max)}]${ratio}`;
+    });
+    lines.push(`| ${name} | ${cells.join(" | ")} |`);
+  }
+  return lines.join("\n");
+}
+
+const fmt = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(3));
+
+async function main() {
+  const server = await serve();
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: FLAGS });
+  const systems = {};
+  try {
+    systems.wasm = await measure("wasm (exact)", () => browserRun(browser, base, { kind: "wasm", precision: "exact" }));
+    systems.wasm_fast = await measure("wasm (fast)", () => browserRun(browser, base, { kind: "wasm", precision: "fast" }));
+    systems.wllama = await measure("wllama", () => browserRun(browser, base, { kind: "wllama", threads: 1 }));
+    systems.native = await measure("native (exact)", () => nativeRun("exact"));
+    systems.native_fast = await measure("native (fast)", () => nativeRun("fast"));
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  const wasmBytes = readFileSync(join(ROOT, "pkg/sampling_lab_bg.wasm"));
+  const report = {
+    date: new Date().toISOString(),
+    machine: `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, single thread`,
+    prompt: QUESTION,
+    runs: RUNS,
+    wasm_size: { bytes: wasmBytes.length, gzip_bytes: gzipSync(wasmBytes, { level: 9 }).length },
+    systems,
+  };
+  mkdirSync(join(ROOT, "target/bench"), { recursive: true });
+  writeFileSync(join(ROOT, "target/bench/latest.json"), JSON.stringify(report, null, 1));
+  console.log(table(systems));
+  console.log(`\nwasm: ${(report.wasm_size.bytes / 1e6).toFixed(1)} MB, ${(report.wasm_size.gzip_bytes / 1e6).toFixed(1)} MB gzipped`);
+  console.log(`median [min–max] of ${RUNS} runs; (×r) is the ratio to wllama's median. JSON: target/bench/latest.json`);
+  console.log(JSON.stringify(report));
+}
+
+if (process.argv[2] === "--serve") {
+  const server = await serve();
+  console.log(`http://127.0.0.1:${server.address().port}/`);
+} else {
+  await main();
+}

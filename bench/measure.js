@@ -1,0 +1,61 @@
+// The in-browser half of `make bench`: one run of each figure for one system, timed here so that
+// page start-up and the driver's round trips are not counted.
+const now = () => performance.now();
+const seconds = (since) => (now() - since) / 1000;
+const PARAMS = '{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}';
+
+async function download(url) {
+  return new Uint8Array(await (await fetch(url, { cache: "no-store" })).arrayBuffer());
+}
+
+async function measureWasm({ precision }, { model, question, newTokens, draws }) {
+  const wasm = await import("./pkg/sampling_lab.js");
+  const exports = await wasm.default();
+  const loadStart = now();
+  const lab = wasm.Lab.fromGguf(await download(model), precision);
+  const load_s = seconds(loadStart);
+  const chat = { messages: [{ role: "user", content: question }] };
+
+  const prefillStart = now();
+  const generation = lab.startGeneration(chat, { params: "{}", maxNewTokens: newTokens });
+  const prefill_s = seconds(prefillStart);
+  const decodeStart = now();
+  let tokens = 0;
+  while (generation.step() !== null) tokens += 1;
+  // The last step samples without running the model: tokens − 1 forward passes.
+  const decode_tok_s = (tokens - 1) / seconds(decodeStart);
+
+  lab.inspect(chat, PARAMS, null); // computes and keeps the prompt's logits
+  const inspections = [];
+  for (let i = 0; i < 5; i++) {
+    const start = now();
+    lab.inspect(chat, PARAMS, null);
+    inspections.push(now() - start);
+  }
+  inspections.sort((a, b) => a - b);
+
+  const run = lab.monteCarlo(chat, PARAMS, null, draws, 0n);
+  const drawStart = now();
+  run.advance(run.total);
+  const draws_per_s = run.done / 2 / seconds(drawStart); // per port, as the page counts them
+  return {
+    load_s, prefill_s, decode_tok_s, prompt_tokens: generation.promptIds().length, new_tokens: tokens,
+    inspect_ms: inspections[2], draws_per_s, peak_memory_mb: exports.memory.buffer.byteLength / 1e6,
+  };
+}
+
+async function measureWllama({ threads }, { model, question, newTokens }) {
+  const { Wllama } = await import("./wllama/index.js");
+  const wllama = new Wllama({ default: "./wllama/wasm/wllama.wasm" }, { suppressNativeLog: true });
+  const loadStart = now();
+  await wllama.loadModelFromUrl(model, { n_threads: threads, n_ctx: 1024, n_gpu_layers: 0, useCache: false });
+  const load_s = seconds(loadStart);
+  const response = await wllama.createChatCompletion({
+    messages: [{ role: "user", content: question }], max_tokens: newTokens, temperature: 0,
+  });
+  const t = response.timings;
+  await wllama.exit();
+  return { load_s, prefill_s: t.prompt_ms / 1000, decode_tok_s: t.predicted_per_second, prompt_tokens: t.prompt_n, new_tokens: t.predicted_n };
+}
+
+window.measure = (system, options) => (system.kind === "wllama" ? measureWllama(system, options) : measureWasm(system, options));
