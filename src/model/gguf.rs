@@ -1,11 +1,13 @@
 //! A GGUF file's bytes: checked before anything is built from them, then turned into candle's
 //! quantized llama (fast) or into f32 tensors under Hugging Face names for candle's llama (exact).
 
+use super::blocks::BlockMatrix;
 use super::error::{ModelError, Result};
+use super::exact::Weight;
 use super::llama::{Hyper, HF_LAYER_TENSORS};
 use super::tokenizer::TextTokenizer;
 use candle_core::quantized::gguf_file::{Content, Value};
-use candle_core::quantized::GgmlDType;
+use candle_core::quantized::{GgmlDType, QTensor};
 use candle_core::{Device, Tensor};
 use candle_transformers::models::quantized_llama::ModelWeights;
 use std::collections::HashMap;
@@ -182,19 +184,54 @@ impl<'a> GgufFile<'a> {
         )?)
     }
 
-    /// Every tensor dequantized to f32 under its Hugging Face name. llama.cpp's converter permutes
-    /// the rows of q and k for its interleaved rotary embedding; transformers (and candle's llama)
-    /// rotate halves, so those rows are permuted back, as transformers does when it loads a GGUF.
+    /// Every tensor dequantized to f32 under its Hugging Face name.
     pub fn dequantized(&self) -> Result<HashMap<String, Tensor>> {
+        self.hf_tensors(|q, order| {
+            let t = q.dequantize(&Device::Cpu)?;
+            Ok(match order {
+                Some(order) => t.index_select(&Tensor::new(order, &Device::Cpu)?, 0)?,
+                None => t,
+            })
+        })
+    }
+
+    /// Every tensor under its Hugging Face name for the exact runner: in the file's blocks where
+    /// a block kernel exists, dequantized to f32 otherwise.
+    pub fn exact_weights(&self) -> Result<HashMap<String, Weight>> {
+        self.hf_tensors(|q, order| {
+            Ok(match BlockMatrix::from_qtensor(q)? {
+                Some(blocks) => Weight::Blocks(match order {
+                    Some(order) => {
+                        let order: Vec<usize> = order.iter().map(|&r| r as usize).collect();
+                        blocks.reorder_rows(&order)
+                    }
+                    None => blocks,
+                }),
+                None => {
+                    let t = q.dequantize(&Device::Cpu)?;
+                    Weight::Dense(match order {
+                        Some(order) => t.index_select(&Tensor::new(order, &Device::Cpu)?, 0)?,
+                        None => t,
+                    })
+                }
+            })
+        })
+    }
+
+    /// Reads each tensor a llama needs and converts it with `convert`, which also receives the
+    /// row order that undoes llama.cpp's rotary permutation of q and k (transformers and candle's
+    /// llama rotate halves; llama.cpp's converter interleaves pairs, and transformers permutes
+    /// them back when it loads a GGUF).
+    fn hf_tensors<T>(
+        &self,
+        mut convert: impl FnMut(&QTensor, Option<&[u32]>) -> Result<T>,
+    ) -> Result<HashMap<String, T>> {
         let hp = self.hyper()?;
         let mut out = HashMap::new();
         let mut put = |gguf: &str, hf: String, heads: Option<usize>| -> Result<()> {
             let q = self.content.tensor(&mut Cursor::new(self.bytes), gguf, &Device::Cpu)?;
-            let mut t = q.dequantize(&Device::Cpu)?;
-            if let Some(heads) = heads {
-                t = unpermute_rotary_rows(&t, heads)?;
-            }
-            out.insert(hf, t);
+            let order = heads.map(|h| rotary_row_order(q.shape().dims()[0], h));
+            out.insert(hf, convert(&q, order.as_deref())?);
             Ok(())
         };
         put("token_embd.weight", "model.embed_tokens.weight".into(), None)?;
@@ -247,14 +284,17 @@ fn not_gguf_message(bytes: &[u8]) -> String {
     }
 }
 
-/// Inverse of llama.cpp's `permute(w, n_head)`: rows `(head, half, pair)` back to `(head, pair, half)`.
-fn unpermute_rotary_rows(w: &Tensor, heads: usize) -> Result<Tensor> {
-    let (rows, cols) = w.dims2()?;
+/// Inverse of llama.cpp's `permute(w, n_head)`: row `(head, half, pair)` of the result is row
+/// `(head, pair, half)` of the file.
+fn rotary_row_order(rows: usize, heads: usize) -> Vec<u32> {
     let half = rows / heads / 2;
-    Ok(w.reshape((heads, half, 2, cols))?
-        .transpose(1, 2)?
-        .contiguous()?
-        .reshape((rows, cols))?)
+    (0..rows as u32)
+        .map(|r| {
+            let (head, within) = (r / (2 * half as u32), r % (2 * half as u32));
+            let (s, p) = (within / half as u32, within % half as u32);
+            head * 2 * half as u32 + p * 2 + s
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -278,7 +318,8 @@ mod tests {
             .unwrap()
             .reshape((8, 2))
             .unwrap();
-        let back = unpermute_rotary_rows(&permuted, heads).unwrap();
+        let order = Tensor::new(rotary_row_order(8, heads), &Device::Cpu).unwrap();
+        let back = permuted.index_select(&order, 0).unwrap();
         assert_eq!(back.to_vec2::<f32>().unwrap(), hf.to_vec2::<f32>().unwrap());
     }
 

@@ -1,13 +1,12 @@
-//! The two llama runners: candle's quantized llama (quantized matmuls, "fast") and candle's llama
-//! over f32 weights ("exact"), behind one forward that returns the last position's logits.
+//! The two llama runners: candle's quantized llama (quantized matmuls, "fast") and the exact
+//! runner (f32 arithmetic on the file's weights), behind one forward that returns the last
+//! position's logits.
 
 use super::error::{ModelError, Result};
+use super::exact::{ExactCache, ExactLlama};
 use candle_core::{DType, Device, Tensor};
-use candle_nn::VarBuilder;
-use candle_transformers::models::llama::{Cache, Config, Llama, LlamaEosToks};
 use candle_transformers::models::quantized_llama::{self, ModelWeights};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 
 /// Per-layer Hugging Face tensor names (under `model.layers.N.`).
 pub const HF_LAYER_TENSORS: [&str; 9] = [
@@ -25,7 +24,7 @@ pub const HF_LAYER_TENSORS: [&str; 9] = [
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Precision {
-    /// Weights dequantized to f32 and f32 matmuls: transformers' logits for the same file.
+    /// f32 arithmetic on the weights the file describes: transformers' logits for the same file.
     Exact,
     /// The file's quantized weights with candle's quantized matmuls.
     Fast,
@@ -102,27 +101,7 @@ impl Hyper {
         Ok(self)
     }
 
-    pub fn candle_config(&self, eos: &[u32]) -> Config {
-        Config {
-            hidden_size: self.hidden,
-            intermediate_size: self.intermediate,
-            vocab_size: self.vocab,
-            num_hidden_layers: self.layers,
-            num_attention_heads: self.heads,
-            num_key_value_heads: self.kv_heads,
-            use_flash_attn: false,
-            rms_norm_eps: self.rms_norm_eps,
-            rope_theta: self.rope_theta,
-            bos_token_id: None,
-            eos_token_id: Some(LlamaEosToks::Multiple(eos.to_vec())),
-            rope_scaling: None,
-            max_position_embeddings: self.context_length,
-            tie_word_embeddings: self.tied_embeddings,
-        }
-    }
-
-    /// Every tensor candle's llama reads, with its shape; checked first because `Llama::load`
-    /// panics on a missing one.
+    /// Every tensor a llama forward pass reads, with its shape.
     pub fn expected_hf_tensors(&self) -> Vec<(String, Vec<usize>)> {
         let h = self.hidden;
         let mut out = vec![
@@ -143,33 +122,19 @@ impl Hyper {
 }
 
 /// The weights, shared by every session.
-#[derive(Clone)]
 pub enum Backbone {
     Quantized(ModelWeights),
-    Full { llama: Llama, config: Config },
+    Exact(ExactLlama),
 }
 
 /// One conversation's attention state.
 pub enum KvCache {
     /// candle's quantized llama keeps its cache inside the (cheaply cloned) weights.
     Quantized(ModelWeights),
-    Full(Cache),
+    Exact(ExactCache),
 }
 
 impl Backbone {
-    /// candle's llama over f32 tensors named as on the Hub.
-    pub fn full(tensors: HashMap<String, Tensor>, hp: &Hyper, eos: &[u32]) -> Result<Self> {
-        check_hf_tensors(&tensors, hp)?;
-        let tensors = tensors
-            .into_iter()
-            .map(|(k, t)| t.to_dtype(DType::F32).map(|t| (k, t)))
-            .collect::<candle_core::Result<HashMap<_, _>>>()?;
-        let config = hp.candle_config(eos);
-        let vb = VarBuilder::from_tensors(tensors, DType::F32, &Device::Cpu);
-        let llama = Llama::load(vb, &config)?;
-        Ok(Backbone::Full { llama, config })
-    }
-
     /// Positions the runner can attend to: the model's context, or fewer where candle's
     /// quantized llama precomputes its rotary table for 4096 positions only.
     pub fn position_limit(&self, context_length: usize) -> (usize, &'static str) {
@@ -189,35 +154,20 @@ impl Backbone {
                 weights.clear_kv_cache();
                 KvCache::Quantized(weights)
             }
-            Backbone::Full { config, .. } => KvCache::Full(Cache::new(true, DType::F32, config, &Device::Cpu)?),
+            Backbone::Exact(llama) => KvCache::Exact(llama.new_cache()),
         })
     }
 
     /// Runs `ids` at positions `pos..`, extending `cache`; the logits of the last position.
     pub fn forward(&self, cache: &mut KvCache, ids: &[u32], pos: usize) -> Result<Vec<f32>> {
-        let input = Tensor::new(ids, &Device::Cpu)?.unsqueeze(0)?;
-        let logits = match (self, cache) {
-            (Backbone::Quantized(_), KvCache::Quantized(weights)) => weights.forward(&input, pos)?,
-            (Backbone::Full { llama, .. }, KvCache::Full(cache)) => llama.forward(&input, pos, cache)?,
-            _ => return Err(ModelError::Invalid("a cache from another model was used".into())),
-        };
-        Ok(logits.squeeze(0)?.to_dtype(DType::F32)?.to_vec1()?)
-    }
-}
-
-fn check_hf_tensors(tensors: &HashMap<String, Tensor>, hp: &Hyper) -> Result<()> {
-    for (name, shape) in hp.expected_hf_tensors() {
-        let t = tensors.get(&name).ok_or_else(|| {
-            ModelError::Missing(format!(
-                "the weights have no tensor `{name}`, which a llama model needs"
-            ))
-        })?;
-        if t.dims() != shape.as_slice() {
-            return Err(ModelError::Missing(format!(
-                "tensor `{name}` has shape {:?}; the configuration implies {shape:?}",
-                t.dims()
-            )));
+        match (self, cache) {
+            (Backbone::Quantized(_), KvCache::Quantized(weights)) => {
+                let input = Tensor::new(ids, &Device::Cpu)?.unsqueeze(0)?;
+                let logits = weights.forward(&input, pos)?;
+                Ok(logits.squeeze(0)?.to_dtype(DType::F32)?.to_vec1()?)
+            }
+            (Backbone::Exact(llama), KvCache::Exact(cache)) => llama.forward(cache, ids, pos),
+            _ => Err(ModelError::Invalid("a cache from another model was used".into())),
         }
     }
-    Ok(())
 }

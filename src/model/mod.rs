@@ -3,11 +3,14 @@
 //!
 //! - [`gguf`] / [`hub`]: the two file layouts, checked before use; [`export`] writes the first
 //!   as the second.
-//! - [`llama`]: candle's quantized llama (fast) and candle's llama over f32 weights (exact).
+//! - [`llama`]: candle's quantized llama (fast) and [`exact`], f32 arithmetic on the file's
+//!   weights, kept in their quantization [`blocks`] where a kernel exists.
 //! - [`tokenizer`] / [`chat`]: text to ids as transformers does it for the same files.
 
+mod blocks;
 pub mod chat;
 mod error;
+pub mod exact;
 pub mod export;
 pub mod gguf;
 pub mod hub;
@@ -16,6 +19,7 @@ pub mod tokenizer;
 
 pub use chat::{Chat, ChatTemplate, Message};
 pub use error::{ModelError, Result};
+pub use exact::{ExactLlama, Weight};
 pub use llama::{Backbone, Hyper, KvCache, Precision};
 pub use tokenizer::TextTokenizer;
 
@@ -65,7 +69,7 @@ impl Model {
         let chat = ChatTemplate::new(&template, &token("bos"), &token("eos"))?;
         let backbone = match precision {
             Precision::Fast if file.is_quantized() => Backbone::Quantized(file.quantized()?),
-            _ => Backbone::full(file.dequantized()?, &hyper, &eos)?,
+            _ => Backbone::Exact(ExactLlama::new(file.exact_weights()?, &hyper)?),
         };
         let info = ModelInfo {
             name: file.name(),
@@ -107,7 +111,8 @@ impl Model {
             .get("model.embed_tokens.weight")
             .map(|t| format!("{:?}", t.dtype()).to_uppercase())
             .unwrap_or_default();
-        let backbone = Backbone::full(tensors, &hyper, &eos)?;
+        let dense = tensors.into_iter().map(|(k, t)| (k, Weight::Dense(t))).collect();
+        let backbone = Backbone::Exact(ExactLlama::new(dense, &hyper)?);
         let info = ModelInfo {
             name: "Hugging Face checkpoint".into(),
             format: "hub",

@@ -72,7 +72,8 @@ fn max_new_tokens() -> usize {
 
 #[wasm_bindgen]
 impl Lab {
-    /// A GGUF file's bytes; `precision` is `exact` (f32 weights) or `fast` (quantized matmuls).
+    /// A GGUF file's bytes; `precision` is `exact` (f32 arithmetic on the file's weights) or
+    /// `fast` (candle's quantized matmuls, activations rounded to 8 bits).
     #[wasm_bindgen(js_name = fromGguf)]
     pub fn from_gguf(bytes: &[u8], precision: &str) -> Result<Lab, JsError> {
         let precision: Precision = precision.parse().map_err(error)?;

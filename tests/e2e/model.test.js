@@ -104,6 +104,32 @@ test("the wasm API streams tokens to a callback, stops when it returns false, an
   assert.match(result.error, /unknown variant `sideways`/);
 });
 
+/** A little-endian f32 `.npy` vector (the fixtures transformers wrote). */
+function readNpy(path) {
+  const bytes = readFileSync(path);
+  const headerLength = bytes.readUInt16LE(8);
+  assert.match(bytes.subarray(10, 10 + headerLength).toString("latin1"), /'descr': '<f4'/);
+  const data = bytes.subarray(10 + headerLength);
+  return new Float32Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.length));
+}
+
+test("the wasm build's exact logits are transformers' logits within 1e-4 on the reference context", async () => {
+  const page = await browser.browser.newPage();
+  await page.goto(BASE);
+  const logits = await page.evaluate(async (modelUrl) => {
+    const wasm = await import("./pkg/sampling_lab.js");
+    await wasm.default();
+    const lab = wasm.Lab.fromGguf(new Uint8Array(await (await fetch(modelUrl)).arrayBuffer()), "exact");
+    const chat = { messages: [{ role: "user", content: "How do you say thank you in Chinese?" }], answer_prefix: 'In Chinese, you can say "' };
+    return Array.from(lab.nextLogits(chat));
+  }, `${BASE}${MODEL}`);
+  const expected = readNpy("tests/fixtures/logits/reference.npy");
+  assert.equal(logits.length, expected.length);
+  const deviation = logits.reduce((worst, x, i) => Math.max(worst, Math.abs(x - expected[i])), 0);
+  console.log(`# browser exact logits: max |Δ| = ${deviation.toExponential(2)} against transformers`);
+  assert.ok(deviation <= 1e-4, `max |Δlogit| ${deviation}`);
+});
+
 test("a reload takes the model from Cache Storage", async () => {
   const { page } = await openPage(browser);
   assert.doesNotMatch(await page.locator("#model-info").textContent(), /cache/);

@@ -1,0 +1,428 @@
+//! Weight matrices kept in the file's quantization blocks and multiplied in f32.
+//!
+//! Exact precision means f32 arithmetic on the weights the file describes — the values
+//! `dequantize` yields. Holding those values as f32 costs 4 bytes per weight (540 MB for
+//! SmolLM2-135M) and every decoded token reads all of them; the blocks hold the same values in
+//! 0.6–1.1 bytes. A row's dot product is taken block by block on the stored integers, scale
+//! factored out:
+//!
+//! - `Q8_0`: `w_j = d·q_j`, so `Σ w_j x_j = d · Σ q_j x_j`;
+//! - `Q4_1`: `w_j = d·q_j + m`, so `Σ w_j x_j = d · Σ q_j x_j + m · Σ x_j`.
+//!
+//! Only the rounding order differs from multiplying the dequantized matrix (relative 1e-7 per
+//! term); activations stay f32, unlike candle's quantized matmul, which rounds them to 8 bits.
+
+use candle_core::quantized::{GgmlDType, QTensor};
+use candle_core::{CpuStorage, CustomOp1, Device, Layout, Shape, Tensor};
+use half::f16;
+
+/// Values per block in both formats.
+const BLOCK: usize = 32;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockFormat {
+    /// `w = d·q + m`, q in 0..16; stored as `d: f16, m: f16, 16 bytes` (low nibbles are values
+    /// 0..16 of the block, high nibbles 16..32).
+    Q4_1,
+    /// `w = d·q`, q an i8; stored as `d: f16, 32 bytes`.
+    Q8_0,
+}
+
+impl BlockFormat {
+    fn of(dtype: GgmlDType) -> Option<Self> {
+        match dtype {
+            GgmlDType::Q4_1 => Some(BlockFormat::Q4_1),
+            GgmlDType::Q8_0 => Some(BlockFormat::Q8_0),
+            _ => None,
+        }
+    }
+
+    /// f16 factors at the start of each stored block.
+    fn factors(self) -> usize {
+        match self {
+            BlockFormat::Q4_1 => 2,
+            BlockFormat::Q8_0 => 1,
+        }
+    }
+
+    fn quant_bytes(self) -> usize {
+        match self {
+            BlockFormat::Q4_1 => BLOCK / 2,
+            BlockFormat::Q8_0 => BLOCK,
+        }
+    }
+}
+
+/// A `[rows, cols]` matrix as the file stores it, with each block's f16 factors widened to f32
+/// once (exactly) and kept apart from its integers, so that the kernels read aligned runs of both.
+#[derive(Clone, Debug)]
+pub struct BlockMatrix {
+    rows: usize,
+    cols: usize,
+    format: BlockFormat,
+    /// Per block: `d` (Q8_0) or `d, m` (Q4_1).
+    factors: Vec<f32>,
+    quants: Vec<u8>,
+}
+
+impl BlockMatrix {
+    /// `None` for formats without a kernel here (they are dequantized instead).
+    pub fn from_qtensor(q: &QTensor) -> candle_core::Result<Option<Self>> {
+        let Some(format) = BlockFormat::of(q.dtype()) else {
+            return Ok(None);
+        };
+        let (rows, cols) = q.shape().dims2()?;
+        if cols % BLOCK != 0 {
+            return Ok(None);
+        }
+        let data = q.data()?;
+        let stored = 2 * format.factors() + format.quant_bytes();
+        let mut factors = Vec::with_capacity(data.len() / stored * format.factors());
+        let mut quants = Vec::with_capacity(data.len() / stored * format.quant_bytes());
+        for block in data.chunks_exact(stored) {
+            let (head, q) = block.split_at(2 * format.factors());
+            factors.extend(head.chunks_exact(2).map(|h| f16::from_le_bytes([h[0], h[1]]).to_f32()));
+            quants.extend_from_slice(q);
+        }
+        Ok(Some(BlockMatrix { rows, cols, format, factors, quants }))
+    }
+
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// Row `r`'s factors and integers.
+    fn row(&self, r: usize) -> (&[f32], &[u8]) {
+        let blocks = self.cols / BLOCK;
+        let (f, q) = (blocks * self.format.factors(), blocks * self.format.quant_bytes());
+        (&self.factors[r * f..(r + 1) * f], &self.quants[r * q..(r + 1) * q])
+    }
+
+    /// Row `i` of the result is row `order[i]` of `self`.
+    pub fn reorder_rows(&self, order: &[usize]) -> Self {
+        let rows = order.iter().map(|&r| self.row(r));
+        let factors = rows.clone().flat_map(|(f, _)| f).copied().collect();
+        let quants = rows.flat_map(|(_, q)| q).copied().collect();
+        BlockMatrix { factors, quants, ..self.clone() }
+    }
+
+    /// Rows as f32, bit for bit what candle's `dequantize` gives.
+    pub fn dequantize_rows(&self, rows: &[usize]) -> Vec<f32> {
+        let mut out = vec![0f32; rows.len() * self.cols];
+        for (&r, values) in rows.iter().zip(out.chunks_exact_mut(self.cols)) {
+            let (factors, quants) = self.row(r);
+            let blocks = factors.chunks_exact(self.format.factors()).zip(quants.chunks_exact(self.format.quant_bytes()));
+            for ((f, q), ys) in blocks.zip(values.chunks_exact_mut(BLOCK)) {
+                dequantize_block(self.format, f, q, ys);
+            }
+        }
+        out
+    }
+
+    pub fn dequantize(&self) -> candle_core::Result<Tensor> {
+        let rows: Vec<usize> = (0..self.rows).collect();
+        Tensor::from_vec(self.dequantize_rows(&rows), (self.rows, self.cols), &Device::Cpu)
+    }
+
+    /// `out[r] = Σ_j w[r][j] · x[j]` for one activation row `x`.
+    pub fn matvec(&self, x: &[f32], out: &mut [f32]) {
+        debug_assert_eq!((x.len(), out.len()), (self.cols, self.rows));
+        match self.format {
+            BlockFormat::Q8_0 => {
+                for (r, y) in out.iter_mut().enumerate() {
+                    let (d, q) = self.row(r);
+                    *y = kernels::q8_0_row_dot(d, q, x);
+                }
+            }
+            BlockFormat::Q4_1 => {
+                let sums: Vec<f32> = x.chunks_exact(BLOCK).map(|b| b.iter().sum()).collect();
+                for (r, y) in out.iter_mut().enumerate() {
+                    let (dm, q) = self.row(r);
+                    *y = kernels::q4_1_row_dot(dm, q, x, &sums);
+                }
+            }
+        }
+    }
+
+    /// `x · wᵀ` over the last dimension of `x`, as a candle op.
+    pub fn apply(&self, x: &Tensor) -> candle_core::Result<Tensor> {
+        x.contiguous()?.apply_op1_no_bwd(self)
+    }
+}
+
+impl CustomOp1 for BlockMatrix {
+    fn name(&self) -> &'static str {
+        "block-matmul"
+    }
+
+    fn cpu_fwd(&self, storage: &CpuStorage, layout: &Layout) -> candle_core::Result<(CpuStorage, Shape)> {
+        let CpuStorage::F32(data) = storage else {
+            candle_core::bail!("block-matmul takes f32 activations")
+        };
+        let Some((start, end)) = layout.contiguous_offsets() else {
+            candle_core::bail!("block-matmul takes contiguous activations")
+        };
+        let dims = layout.shape().dims();
+        if dims.last() != Some(&self.cols) {
+            candle_core::bail!("block-matmul: activations {dims:?} against a [{}, {}] matrix", self.rows, self.cols)
+        }
+        let xs = &data[start..end];
+        let mut out = vec![0f32; xs.len() / self.cols * self.rows];
+        for (x, y) in xs.chunks_exact(self.cols).zip(out.chunks_exact_mut(self.rows)) {
+            self.matvec(x, y);
+        }
+        let mut shape = dims.to_vec();
+        *shape.last_mut().unwrap() = self.rows;
+        Ok((CpuStorage::F32(out), Shape::from(shape)))
+    }
+}
+
+/// The dequantization formulas, in candle's order of operations (a multiply, then an add:
+/// never fused, so every value is bit for bit candle's).
+fn dequantize_block(format: BlockFormat, factors: &[f32], quants: &[u8], out: &mut [f32]) {
+    match format {
+        BlockFormat::Q8_0 => kernels::dequantize_q8_0(factors[0], quants, out),
+        BlockFormat::Q4_1 => kernels::dequantize_q4_1(factors[0], factors[1], quants, out),
+    }
+}
+
+/// One row's dot product with an activation row, block by block on the stored integers.
+/// wasm gets explicit simd128 (the page's build enables it); elsewhere four independent lanes
+/// let the compiler pick the vector unit.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+mod kernels {
+    use super::BLOCK;
+
+    type Lanes = [f32; 4];
+
+    #[inline(always)]
+    fn fold(acc: &mut Lanes, d: f32, block: Lanes) {
+        for l in 0..4 {
+            acc[l] += d * block[l];
+        }
+    }
+
+    pub fn dequantize_q8_0(d: f32, quants: &[u8], out: &mut [f32]) {
+        for (y, &q) in out.iter_mut().zip(quants) {
+            *y = (q as i8) as f32 * d;
+        }
+    }
+
+    pub fn dequantize_q4_1(d: f32, m: f32, quants: &[u8], out: &mut [f32]) {
+        for (j, &q) in quants.iter().enumerate() {
+            out[j] = (q & 0x0F) as f32 * d + m;
+            out[j + BLOCK / 2] = (q >> 4) as f32 * d + m;
+        }
+    }
+
+    pub fn q8_0_row_dot(d: &[f32], quants: &[u8], x: &[f32]) -> f32 {
+        let mut acc = [0f32; 4];
+        for ((&d, q), xb) in d.iter().zip(quants.chunks_exact(BLOCK)).zip(x.chunks_exact(BLOCK)) {
+            let mut s = [0f32; 4];
+            for j in (0..BLOCK).step_by(4) {
+                for l in 0..4 {
+                    s[l] += (q[j + l] as i8) as f32 * xb[j + l];
+                }
+            }
+            fold(&mut acc, d, s);
+        }
+        acc.iter().sum()
+    }
+
+    pub fn q4_1_row_dot(dm: &[f32], quants: &[u8], x: &[f32], sums: &[f32]) -> f32 {
+        let mut acc = [0f32; 4];
+        let mut offset = 0f32;
+        let blocks = dm.chunks_exact(2).zip(quants.chunks_exact(BLOCK / 2));
+        for (((dm, q), xb), &sum) in blocks.zip(x.chunks_exact(BLOCK)).zip(sums) {
+            let (lo, hi) = xb.split_at(BLOCK / 2);
+            let mut s = [0f32; 4];
+            for j in (0..BLOCK / 2).step_by(4) {
+                for l in 0..4 {
+                    let b = q[j + l];
+                    s[l] += (b & 0x0F) as f32 * lo[j + l] + (b >> 4) as f32 * hi[j + l];
+                }
+            }
+            fold(&mut acc, dm[0], s);
+            offset += dm[1] * sum;
+        }
+        acc.iter().sum::<f32>() + offset
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod kernels {
+    use super::BLOCK;
+    use core::arch::wasm32::*;
+
+    #[inline(always)]
+    fn load(x: &[f32], at: usize) -> v128 {
+        assert!(at + 4 <= x.len());
+        // SAFETY: in bounds (checked above); v128_load has no alignment requirement.
+        unsafe { v128_load(x.as_ptr().add(at) as *const v128) }
+    }
+
+    #[inline(always)]
+    fn load_bytes(q: &[u8]) -> v128 {
+        assert!(q.len() >= 16);
+        // SAFETY: 16 bytes in bounds (checked above), unaligned load.
+        unsafe { v128_load(q.as_ptr() as *const v128) }
+    }
+
+    /// `Σ_l ints[l] · x[at + l]` lane-wise for four i32 lanes.
+    #[inline(always)]
+    fn mul_ints(ints: v128, x: &[f32], at: usize) -> v128 {
+        f32x4_mul(f32x4_convert_i32x4(ints), load(x, at))
+    }
+
+    /// 16 unsigned bytes times `x[at..at + 16]`, as four lanes.
+    #[inline(always)]
+    fn dot_u8x16(bytes: v128, x: &[f32], at: usize) -> v128 {
+        let (a, b) = (u16x8_extend_low_u8x16(bytes), u16x8_extend_high_u8x16(bytes));
+        let s0 = f32x4_add(mul_ints(u32x4_extend_low_u16x8(a), x, at), mul_ints(u32x4_extend_high_u16x8(a), x, at + 4));
+        let s1 = f32x4_add(mul_ints(u32x4_extend_low_u16x8(b), x, at + 8), mul_ints(u32x4_extend_high_u16x8(b), x, at + 12));
+        f32x4_add(s0, s1)
+    }
+
+    /// 16 signed bytes times `x[at..at + 16]`, as four lanes.
+    #[inline(always)]
+    fn dot_i8x16(bytes: v128, x: &[f32], at: usize) -> v128 {
+        let (a, b) = (i16x8_extend_low_i8x16(bytes), i16x8_extend_high_i8x16(bytes));
+        let s0 = f32x4_add(mul_ints(i32x4_extend_low_i16x8(a), x, at), mul_ints(i32x4_extend_high_i16x8(a), x, at + 4));
+        let s1 = f32x4_add(mul_ints(i32x4_extend_low_i16x8(b), x, at + 8), mul_ints(i32x4_extend_high_i16x8(b), x, at + 12));
+        f32x4_add(s0, s1)
+    }
+
+    #[inline(always)]
+    fn store(out: &mut [f32], at: usize, v: v128) {
+        assert!(at + 4 <= out.len());
+        // SAFETY: in bounds (checked above); v128_store has no alignment requirement.
+        unsafe { v128_store(out.as_mut_ptr().add(at) as *mut v128, v) }
+    }
+
+    /// Four integer lanes as `q·d (+ m)`, multiply then add as the scalar formula rounds.
+    #[inline(always)]
+    fn scaled(ints: v128, d: v128, m: Option<v128>) -> v128 {
+        let y = f32x4_mul(f32x4_convert_i32x4(ints), d);
+        m.map_or(y, |m| f32x4_add(y, m))
+    }
+
+    fn store_u8x16(bytes: v128, d: v128, m: v128, out: &mut [f32], at: usize) {
+        let (a, b) = (u16x8_extend_low_u8x16(bytes), u16x8_extend_high_u8x16(bytes));
+        store(out, at, scaled(u32x4_extend_low_u16x8(a), d, Some(m)));
+        store(out, at + 4, scaled(u32x4_extend_high_u16x8(a), d, Some(m)));
+        store(out, at + 8, scaled(u32x4_extend_low_u16x8(b), d, Some(m)));
+        store(out, at + 12, scaled(u32x4_extend_high_u16x8(b), d, Some(m)));
+    }
+
+    fn store_i8x16(bytes: v128, d: v128, out: &mut [f32], at: usize) {
+        let (a, b) = (i16x8_extend_low_i8x16(bytes), i16x8_extend_high_i8x16(bytes));
+        store(out, at, scaled(i32x4_extend_low_i16x8(a), d, None));
+        store(out, at + 4, scaled(i32x4_extend_high_i16x8(a), d, None));
+        store(out, at + 8, scaled(i32x4_extend_low_i16x8(b), d, None));
+        store(out, at + 12, scaled(i32x4_extend_high_i16x8(b), d, None));
+    }
+
+    pub fn dequantize_q8_0(d: f32, quants: &[u8], out: &mut [f32]) {
+        let d = f32x4_splat(d);
+        store_i8x16(load_bytes(quants), d, out, 0);
+        store_i8x16(load_bytes(&quants[16..]), d, out, 16);
+    }
+
+    pub fn dequantize_q4_1(d: f32, m: f32, quants: &[u8], out: &mut [f32]) {
+        let bytes = load_bytes(quants);
+        let (d, m) = (f32x4_splat(d), f32x4_splat(m));
+        store_u8x16(v128_and(bytes, u8x16_splat(0x0F)), d, m, out, 0);
+        store_u8x16(u8x16_shr(bytes, 4), d, m, out, 16);
+    }
+
+    #[inline(always)]
+    fn sum_lanes(v: v128) -> f32 {
+        f32x4_extract_lane::<0>(v) + f32x4_extract_lane::<1>(v) + f32x4_extract_lane::<2>(v) + f32x4_extract_lane::<3>(v)
+    }
+
+    pub fn q8_0_row_dot(d: &[f32], quants: &[u8], x: &[f32]) -> f32 {
+        let mut acc = f32x4_splat(0.0);
+        for ((&d, q), xb) in d.iter().zip(quants.chunks_exact(BLOCK)).zip(x.chunks_exact(BLOCK)) {
+            let s = f32x4_add(dot_i8x16(load_bytes(q), xb, 0), dot_i8x16(load_bytes(&q[16..]), xb, 16));
+            acc = f32x4_add(acc, f32x4_mul(f32x4_splat(d), s));
+        }
+        sum_lanes(acc)
+    }
+
+    pub fn q4_1_row_dot(dm: &[f32], quants: &[u8], x: &[f32], sums: &[f32]) -> f32 {
+        let mut acc = f32x4_splat(0.0);
+        let mut offset = 0f32;
+        let low = u8x16_splat(0x0F);
+        let blocks = dm.chunks_exact(2).zip(quants.chunks_exact(BLOCK / 2));
+        for (((dm, q), xb), &sum) in blocks.zip(x.chunks_exact(BLOCK)).zip(sums) {
+            let bytes = load_bytes(q);
+            let s = f32x4_add(dot_u8x16(v128_and(bytes, low), xb, 0), dot_u8x16(u8x16_shr(bytes, 4), xb, 16));
+            acc = f32x4_add(acc, f32x4_mul(f32x4_splat(dm[0]), s));
+            offset += dm[1] * sum;
+        }
+        sum_lanes(acc) + offset
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quantized(format: GgmlDType, rows: usize, cols: usize) -> (QTensor, Tensor) {
+        let values: Vec<f32> = (0..rows * cols)
+            .map(|i| ((i * 7919 % 1000) as f32 / 500.0 - 1.0) * (1.0 + (i % 13) as f32))
+            .collect();
+        let t = Tensor::from_vec(values, (rows, cols), &Device::Cpu).unwrap();
+        let q = QTensor::quantize(&t, format).unwrap();
+        let dense = q.dequantize(&Device::Cpu).unwrap();
+        (q, dense)
+    }
+
+    #[test]
+    fn blocks_dequantize_to_candles_values_bit_for_bit() {
+        for format in [GgmlDType::Q4_1, GgmlDType::Q8_0] {
+            let (q, dense) = quantized(format, 6, 64);
+            let m = BlockMatrix::from_qtensor(&q).unwrap().unwrap();
+            let ours = m.dequantize().unwrap().flatten_all().unwrap().to_vec1::<f32>().unwrap();
+            assert_eq!(ours, dense.flatten_all().unwrap().to_vec1::<f32>().unwrap(), "{format:?}");
+        }
+    }
+
+    #[test]
+    fn block_matmul_equals_the_dequantized_matmul_up_to_rounding() {
+        for format in [GgmlDType::Q4_1, GgmlDType::Q8_0] {
+            let (q, dense) = quantized(format, 40, 96);
+            let m = BlockMatrix::from_qtensor(&q).unwrap().unwrap();
+            let x = Tensor::from_vec(
+                (0..3 * 96).map(|i| ((i * 31 % 17) as f32 - 8.0) / 3.0).collect::<Vec<_>>(),
+                (1, 3, 96),
+                &Device::Cpu,
+            )
+            .unwrap();
+            let ours = m.apply(&x).unwrap();
+            let reference = x.broadcast_matmul(&dense.t().unwrap()).unwrap();
+            assert_eq!(ours.dims(), &[1, 3, 40]);
+            let diff = (ours - reference).unwrap().abs().unwrap().max_all().unwrap();
+            assert!(diff.to_scalar::<f32>().unwrap() < 1e-4, "{format:?}: {diff}");
+        }
+    }
+
+    #[test]
+    fn reordered_rows_move_whole_rows() {
+        let (q, dense) = quantized(GgmlDType::Q4_1, 4, 32);
+        let m = BlockMatrix::from_qtensor(&q).unwrap().unwrap().reorder_rows(&[2, 0, 3, 1]);
+        let rows = dense.to_vec2::<f32>().unwrap();
+        let got = m.dequantize().unwrap().to_vec2::<f32>().unwrap();
+        assert_eq!(got, vec![rows[2].clone(), rows[0].clone(), rows[3].clone(), rows[1].clone()]);
+    }
+
+    #[test]
+    fn formats_without_a_kernel_are_left_to_dequantization() {
+        let (q, _) = quantized(GgmlDType::Q4_0, 2, 32);
+        assert!(BlockMatrix::from_qtensor(&q).unwrap().is_none());
+    }
+}

@@ -1,0 +1,216 @@
+//! The exact runner: llama's forward pass in f32 with candle's ops, over weights that stay in the
+//! file's blocks where a kernel exists ([`BlockMatrix`]) and are f32 tensors otherwise.
+//!
+//! The arithmetic is candle's llama (and transformers'): RMS norm, rotary embeddings on halves,
+//! grouped-query attention with a causal mask, SwiGLU, logits of the last position only.
+
+use super::blocks::BlockMatrix;
+use super::error::{ModelError, Result};
+use super::llama::{Hyper, HF_LAYER_TENSORS};
+use candle_core::{DType, Device, IndexOp, Tensor};
+use std::collections::HashMap;
+
+/// Up to this many positions a block matrix is applied directly; a longer prompt is multiplied by
+/// the dequantized matrix (one matrix at a time), where candle's f32 matmul is faster.
+const DIRECT_POSITIONS: usize = 4;
+
+/// One weight matrix `[out, in]`.
+pub enum Weight {
+    Blocks(BlockMatrix),
+    Dense(Tensor),
+}
+
+impl Weight {
+    pub fn dims(&self) -> Vec<usize> {
+        match self {
+            Weight::Blocks(b) => vec![b.rows(), b.cols()],
+            Weight::Dense(t) => t.dims().to_vec(),
+        }
+    }
+
+    /// Vectors (norm weights) are always dense.
+    fn vector(&self) -> Result<Tensor> {
+        match self {
+            Weight::Dense(t) => Ok(t.to_dtype(DType::F32)?),
+            Weight::Blocks(b) => Ok(b.dequantize()?.flatten_all()?),
+        }
+    }
+
+    fn into_f32(self) -> Result<Self> {
+        Ok(match self {
+            Weight::Dense(t) => Weight::Dense(t.to_dtype(DType::F32)?),
+            blocks => blocks,
+        })
+    }
+
+    /// `x · wᵀ` for `x: [batch, positions, in]`.
+    fn linear(&self, x: &Tensor) -> Result<Tensor> {
+        let positions = x.dim(1)?;
+        Ok(match self {
+            Weight::Blocks(b) if positions <= DIRECT_POSITIONS => b.apply(x)?,
+            Weight::Blocks(b) => x.broadcast_matmul(&b.dequantize()?.t()?)?,
+            Weight::Dense(w) => x.broadcast_matmul(&w.t()?)?,
+        })
+    }
+
+    /// Rows `ids` of an embedding matrix, `[1, ids, in]`.
+    fn rows(&self, ids: &[u32]) -> Result<Tensor> {
+        let rows = match self {
+            Weight::Blocks(b) => {
+                let ids: Vec<usize> = ids.iter().map(|&i| i as usize).collect();
+                Tensor::from_vec(b.dequantize_rows(&ids), (ids.len(), b.cols()), &Device::Cpu)?
+            }
+            Weight::Dense(t) => t.index_select(&Tensor::new(ids, &Device::Cpu)?, 0)?,
+        };
+        Ok(rows.unsqueeze(0)?)
+    }
+}
+
+struct Layer {
+    attn_norm: Tensor,
+    q: Weight,
+    k: Weight,
+    v: Weight,
+    o: Weight,
+    mlp_norm: Tensor,
+    gate: Weight,
+    up: Weight,
+    down: Weight,
+}
+
+pub struct ExactLlama {
+    embed: Weight,
+    /// `None` when tied to `embed`.
+    lm_head: Option<Weight>,
+    norm: Tensor,
+    layers: Vec<Layer>,
+    cos: Tensor,
+    sin: Tensor,
+    hp: Hyper,
+}
+
+/// Keys and values of every layer so far, `[1, kv_heads, positions, head]`.
+pub struct ExactCache {
+    kvs: Vec<Option<(Tensor, Tensor)>>,
+}
+
+impl ExactLlama {
+    /// From weights under their Hugging Face names (see [`Hyper::expected_hf_tensors`]).
+    pub fn new(mut weights: HashMap<String, Weight>, hp: &Hyper) -> Result<Self> {
+        check_shapes(&weights, hp)?;
+        let mut take = |name: String| weights.remove(&name).expect("checked").into_f32();
+        let embed = take("model.embed_tokens.weight".into())?;
+        let lm_head = if hp.tied_embeddings { None } else { Some(take("lm_head.weight".into())?) };
+        let norm = take("model.norm.weight".into())?.vector()?;
+        let mut layers = Vec::with_capacity(hp.layers);
+        for layer in 0..hp.layers {
+            let mut w = HF_LAYER_TENSORS
+                .iter()
+                .map(|name| take(format!("model.layers.{layer}.{name}.weight")))
+                .collect::<Result<Vec<_>>>()?
+                .into_iter();
+            let mut next = || w.next().expect("nine tensors per layer");
+            layers.push(Layer {
+                attn_norm: next().vector()?,
+                q: next(),
+                k: next(),
+                v: next(),
+                o: next(),
+                mlp_norm: next().vector()?,
+                gate: next(),
+                up: next(),
+                down: next(),
+            });
+        }
+        let (cos, sin) = rotary_tables(hp)?;
+        Ok(ExactLlama { embed, lm_head, norm, layers, cos, sin, hp: hp.clone() })
+    }
+
+    pub fn new_cache(&self) -> ExactCache {
+        ExactCache { kvs: (0..self.layers.len()).map(|_| None).collect() }
+    }
+
+    /// Runs `ids` at positions `pos..`, extending `cache`; the logits of the last position.
+    pub fn forward(&self, cache: &mut ExactCache, ids: &[u32], pos: usize) -> Result<Vec<f32>> {
+        let eps = self.hp.rms_norm_eps as f32;
+        let mut x = self.embed.rows(ids)?;
+        for (layer, kv) in self.layers.iter().zip(cache.kvs.iter_mut()) {
+            let h = candle_nn::ops::rms_norm(&x, &layer.attn_norm, eps)?;
+            x = (self.attention(layer, &h, pos, kv)? + x)?;
+            let h = candle_nn::ops::rms_norm(&x, &layer.mlp_norm, eps)?;
+            let gated = (candle_nn::ops::silu(&layer.gate.linear(&h)?)? * layer.up.linear(&h)?)?;
+            x = (layer.down.linear(&gated)? + x)?;
+        }
+        let last = x.i((.., ids.len() - 1..ids.len(), ..))?.contiguous()?;
+        let last = candle_nn::ops::rms_norm(&last, &self.norm, eps)?;
+        let logits = self.lm_head.as_ref().unwrap_or(&self.embed).linear(&last)?;
+        Ok(logits.flatten_all()?.to_vec1()?)
+    }
+
+    fn attention(&self, layer: &Layer, h: &Tensor, pos: usize, kv: &mut Option<(Tensor, Tensor)>) -> Result<Tensor> {
+        let hp = &self.hp;
+        let (head, n) = (hp.hidden / hp.heads, h.dim(1)?);
+        let split = |t: Tensor, heads: usize| -> Result<Tensor> {
+            Ok(t.reshape((1, n, heads, head))?.transpose(1, 2)?.contiguous()?)
+        };
+        let (cos, sin) = (self.cos.narrow(0, pos, n)?, self.sin.narrow(0, pos, n)?);
+        let q = candle_nn::rotary_emb::rope(&split(layer.q.linear(h)?, hp.heads)?, &cos, &sin)?;
+        let k = candle_nn::rotary_emb::rope(&split(layer.k.linear(h)?, hp.kv_heads)?, &cos, &sin)?;
+        let v = split(layer.v.linear(h)?, hp.kv_heads)?;
+        let (k, v) = match kv.take() {
+            Some((ck, cv)) => (Tensor::cat(&[&ck, &k], 2)?, Tensor::cat(&[&cv, &v], 2)?),
+            None => (k, v),
+        };
+        *kv = Some((k.clone(), v.clone()));
+        let groups = hp.heads / hp.kv_heads;
+        let k = candle_transformers::utils::repeat_kv(k, groups)?;
+        let v = candle_transformers::utils::repeat_kv(v, groups)?.contiguous()?;
+        let mut scores = (q.matmul(&k.t()?)? / (head as f64).sqrt())?;
+        if n > 1 {
+            scores = scores.broadcast_add(&causal_mask(n, pos)?)?;
+        }
+        let att = candle_nn::ops::softmax_last_dim(&scores)?;
+        let y = att.matmul(&v)?.transpose(1, 2)?.reshape((1, n, hp.hidden))?;
+        layer.o.linear(&y)
+    }
+}
+
+/// `-inf` where position `pos + i` would see a later key `j`, else 0.
+fn causal_mask(n: usize, pos: usize) -> Result<Tensor> {
+    let keys = pos + n;
+    let mask: Vec<f32> = (0..n)
+        .flat_map(|i| (0..keys).map(move |j| if j > pos + i { f32::NEG_INFINITY } else { 0.0 }))
+        .collect();
+    Ok(Tensor::from_vec(mask, (n, keys), &Device::Cpu)?)
+}
+
+/// cos/sin of `position · θ^(-2i/head)` for every position of the context, in f32 as
+/// transformers computes them.
+fn rotary_tables(hp: &Hyper) -> Result<(Tensor, Tensor)> {
+    let head = hp.hidden / hp.heads;
+    let inv_freq: Vec<f32> = (0..head)
+        .step_by(2)
+        .map(|i| 1f32 / hp.rope_theta.powf(i as f32 / head as f32))
+        .collect();
+    let angles: Vec<f32> = (0..hp.context_length)
+        .flat_map(|p| inv_freq.iter().map(move |f| p as f32 * f))
+        .collect();
+    let angles = Tensor::from_vec(angles, (hp.context_length, head / 2), &Device::Cpu)?;
+    Ok((angles.cos()?, angles.sin()?))
+}
+
+/// Every tensor the runner reads, present and with its shape, before anything is built.
+fn check_shapes(weights: &HashMap<String, Weight>, hp: &Hyper) -> Result<()> {
+    for (name, shape) in hp.expected_hf_tensors() {
+        let w = weights.get(&name).ok_or_else(|| {
+            ModelError::Missing(format!("the weights have no tensor `{name}`, which a llama model needs"))
+        })?;
+        let dims = w.dims();
+        if dims != shape {
+            return Err(ModelError::Missing(format!(
+                "tensor `{name}` has shape {dims:?}; the configuration implies {shape:?}"
+            )));
+        }
+    }
+    Ok(())
+}
