@@ -35,9 +35,9 @@ fn entropy(probs: &[f64]) -> f64 {
 /// `TopKLogitsWarper`: keeps every token at least as probable as the k-th, ties included.
 pub fn top_k_keeping_ties(prs: &mut [f32], k: usize) {
     let probs = normalised(prs);
-    let mut sorted = probs.clone();
-    sorted.sort_unstable_by(|a, b| b.total_cmp(a));
-    let kth = sorted[k.clamp(1, probs.len()) - 1];
+    // The k-th largest value in linear time: a full sort would cost more than the draw itself.
+    let mut ranked = probs.clone();
+    let (_, &mut kth, _) = ranked.select_nth_unstable_by(k.clamp(1, probs.len()) - 1, |a, b| b.total_cmp(a));
     retain(prs, |i| probs[i] >= kth);
 }
 
