@@ -30,6 +30,7 @@ let nextId = 0;
 let latestInspect = -1;
 let generationId = -1;
 let monteCarloId = -1;
+let drawingSince = 0;
 let loadId = -1;
 let source = { kind: "url", url: DEFAULT_MODEL_URL };
 /** The source of the model that is running, to fall back on when another fails to load. */
@@ -137,15 +138,22 @@ function drawMonteCarlo() {
   $("mc-status").textContent = "drawing…";
   $("mc-run").disabled = true;
   $("mc-cancel").disabled = false;
+  drawingSince = performance.now();
   monteCarloId = send({
     type: Request.monteCarlo, chat: chat(), params: $("params").value, generationConfig: generationConfig(), step,
-    logits: $("logits").value.trim() || null, draws: Number($("mc-draws").value) || 100_000, seed: Number($("seed").value) || 0,
+    logits: $("logits").value.trim() || null, draws: Number($("mc-draws").value) || 10_000, seed: Number($("seed").value) || 0,
   });
 }
 
 function showDrawProgress(done, total) {
   $("mc-progress").value = total ? done / total : 0;
-  $("mc-status").textContent = `${done.toLocaleString("en")} / ${total.toLocaleString("en")} draws`;
+  // Each draw runs candle's LogitsProcessor over the whole vocabulary (softmax, sort, weighted
+  // index): a rate and the time left tell the user what a larger N will cost.
+  const rate = done / Math.max((performance.now() - drawingSince) / 1000, 1e-3);
+  const left = rate > 0 ? (total - done) / rate : Infinity;
+  const eta = left < 90 ? `${Math.ceil(left)} s` : `${Math.ceil(left / 60)} min`;
+  $("mc-status").textContent =
+    `${done.toLocaleString("en")} / ${total.toLocaleString("en")} draws · ${Math.round(rate).toLocaleString("en")} draws/s · about ${eta} left`;
 }
 
 function drawingDone() {
