@@ -16,6 +16,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const NEW_TOKENS = 128;
 // Enough draws for a stable rate; the page's default of 100 000 scales linearly from it.
 const DRAWS = 5_000;
+/** `BENCH_SYSTEMS=wasm,wllama` measures only those (all by default). */
+const ONLY = process.env.BENCH_SYSTEMS?.split(",").map((s) => s.trim());
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 /** URL prefix → folder; the bench page, the wasm build, the model and wllama's own files. */
@@ -114,11 +116,16 @@ async function main() {
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: FLAGS });
   const systems = {};
   try {
-    systems.wasm = await measure("wasm (exact)", () => browserRun(browser, base, { kind: "wasm", precision: "exact" }));
-    systems.wasm_fast = await measure("wasm (fast)", () => browserRun(browser, base, { kind: "wasm", precision: "fast" }));
-    systems.wllama = await measure("wllama", () => browserRun(browser, base, { kind: "wllama", threads: 1 }));
-    systems.native = await measure("native (exact)", () => nativeRun("exact"));
-    systems.native_fast = await measure("native (fast)", () => nativeRun("fast"));
+    const runs = {
+      wasm: ["wasm (exact)", () => browserRun(browser, base, { kind: "wasm", precision: "exact" })],
+      wasm_fast: ["wasm (fast)", () => browserRun(browser, base, { kind: "wasm", precision: "fast" })],
+      wllama: ["wllama", () => browserRun(browser, base, { kind: "wllama", threads: 1 })],
+      native: ["native (exact)", () => nativeRun("exact")],
+      native_fast: ["native (fast)", () => nativeRun("fast")],
+    };
+    for (const [key, [label, run]] of Object.entries(runs)) {
+      if (!ONLY || ONLY.includes(key)) systems[key] = await measure(label, run);
+    }
   } finally {
     await browser.close();
     server.close();
