@@ -68,23 +68,32 @@ pub struct BlockMatrix {
 impl BlockMatrix {
     /// `None` for formats without a kernel here (they are dequantized instead).
     pub fn from_qtensor(q: &QTensor) -> candle_core::Result<Option<Self>> {
-        let Some(format) = BlockFormat::of(q.dtype()) else {
-            return Ok(None);
-        };
         let (rows, cols) = q.shape().dims2()?;
-        if cols % BLOCK != 0 {
-            return Ok(None);
-        }
-        let data = q.data()?;
+        Ok(Self::from_bytes(q.dtype(), rows, cols, &q.data()?))
+    }
+
+    /// From a tensor's bytes as a GGUF stores them; `None` for formats without a kernel here.
+    pub fn from_bytes(dtype: GgmlDType, rows: usize, cols: usize, data: &[u8]) -> Option<Self> {
+        let format = BlockFormat::of(dtype).filter(|_| cols % BLOCK == 0)?;
         let stored = 2 * format.factors() + format.quant_bytes();
-        let mut factors = Vec::with_capacity(data.len() / stored * format.factors());
-        let mut quants = Vec::with_capacity(data.len() / stored * format.quant_bytes());
-        for block in data.chunks_exact(stored) {
-            let (head, q) = block.split_at(2 * format.factors());
-            factors.extend(head.chunks_exact(2).map(|h| f16::from_le_bytes([h[0], h[1]]).to_f32()));
-            quants.extend_from_slice(q);
+        (data.len() == rows * cols / BLOCK * stored).then(|| Self::from_stored(format, rows, cols, data))
+    }
+
+    /// Splits the file's blocks into widened factors and integers.
+    fn from_stored(format: BlockFormat, rows: usize, cols: usize, data: &[u8]) -> Self {
+        let (nf, nq) = (format.factors(), format.quant_bytes());
+        let blocks = rows * cols / BLOCK;
+        let mut factors = vec![0f32; blocks * nf];
+        let mut quants = vec![0u8; blocks * nq];
+        let widened = widened_f16();
+        let stored = data.chunks_exact(2 * nf + nq);
+        for ((block, f), q) in stored.zip(factors.chunks_exact_mut(nf)).zip(quants.chunks_exact_mut(nq)) {
+            for (i, f) in f.iter_mut().enumerate() {
+                *f = widened[u16::from_le_bytes([block[2 * i], block[2 * i + 1]]) as usize];
+            }
+            q.copy_from_slice(&block[2 * nf..]);
         }
-        Ok(Some(BlockMatrix { rows, cols, format, factors, quants }))
+        BlockMatrix { rows, cols, format, factors, quants }
     }
 
     pub fn rows(&self) -> usize {
@@ -104,10 +113,14 @@ impl BlockMatrix {
 
     /// Row `i` of the result is row `order[i]` of `self`.
     pub fn reorder_rows(&self, order: &[usize]) -> Self {
-        let rows = order.iter().map(|&r| self.row(r));
-        let factors = rows.clone().flat_map(|(f, _)| f).copied().collect();
-        let quants = rows.flat_map(|(_, q)| q).copied().collect();
-        BlockMatrix { factors, quants, ..self.clone() }
+        let mut factors = Vec::with_capacity(self.factors.len());
+        let mut quants = Vec::with_capacity(self.quants.len());
+        for &r in order {
+            let (f, q) = self.row(r);
+            factors.extend_from_slice(f);
+            quants.extend_from_slice(q);
+        }
+        BlockMatrix { rows: self.rows, cols: self.cols, format: self.format, factors, quants }
     }
 
     /// Rows as f32, bit for bit what candle's `dequantize` gives.
@@ -179,6 +192,13 @@ impl CustomOp1 for BlockMatrix {
         *shape.last_mut().unwrap() = self.rows;
         Ok((CpuStorage::F32(out), Shape::from(shape)))
     }
+}
+
+/// Every f16 widened to f32, built once: wasm converts f16 in software, which costs more per
+/// call than a table lookup, and a model has millions of factors.
+fn widened_f16() -> &'static [f32] {
+    static TABLE: std::sync::OnceLock<Vec<f32>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| (0..=u16::MAX).map(|bits| f16::from_bits(bits).to_f32()).collect())
 }
 
 /// The dequantization formulas, in candle's order of operations (a multiply, then an add:

@@ -7,7 +7,7 @@ use super::exact::Weight;
 use super::llama::{Hyper, HF_LAYER_TENSORS};
 use super::tokenizer::TextTokenizer;
 use candle_core::quantized::gguf_file::{Content, Value};
-use candle_core::quantized::{GgmlDType, QTensor};
+use candle_core::quantized::GgmlDType;
 use candle_core::{Device, Tensor};
 use candle_transformers::models::quantized_llama::ModelWeights;
 use std::collections::HashMap;
@@ -186,20 +186,14 @@ impl<'a> GgufFile<'a> {
 
     /// Every tensor dequantized to f32 under its Hugging Face name.
     pub fn dequantized(&self) -> Result<HashMap<String, Tensor>> {
-        self.hf_tensors(|q, order| {
-            let t = q.dequantize(&Device::Cpu)?;
-            Ok(match order {
-                Some(order) => t.index_select(&Tensor::new(order, &Device::Cpu)?, 0)?,
-                None => t,
-            })
-        })
+        self.hf_tensors(|name, order| self.dense(name, order))
     }
 
     /// Every tensor under its Hugging Face name for the exact runner: in the file's blocks where
-    /// a block kernel exists, dequantized to f32 otherwise.
+    /// a block kernel exists (read straight from the file's bytes), dequantized to f32 otherwise.
     pub fn exact_weights(&self) -> Result<HashMap<String, Weight>> {
-        self.hf_tensors(|q, order| {
-            Ok(match BlockMatrix::from_qtensor(q)? {
+        self.hf_tensors(|name, order| {
+            Ok(match self.blocks(name) {
                 Some(blocks) => Weight::Blocks(match order {
                     Some(order) => {
                         let order: Vec<usize> = order.iter().map(|&r| r as usize).collect();
@@ -207,31 +201,43 @@ impl<'a> GgufFile<'a> {
                     }
                     None => blocks,
                 }),
-                None => {
-                    let t = q.dequantize(&Device::Cpu)?;
-                    Weight::Dense(match order {
-                        Some(order) => t.index_select(&Tensor::new(order, &Device::Cpu)?, 0)?,
-                        None => t,
-                    })
-                }
+                None => Weight::Dense(self.dense(name, order)?),
             })
         })
     }
 
-    /// Reads each tensor a llama needs and converts it with `convert`, which also receives the
+    fn dense(&self, name: &str, order: Option<&[u32]>) -> Result<Tensor> {
+        let q = self.content.tensor(&mut Cursor::new(self.bytes), name, &Device::Cpu)?;
+        let t = q.dequantize(&Device::Cpu)?;
+        Ok(match order {
+            Some(order) => t.index_select(&Tensor::new(order, &Device::Cpu)?, 0)?,
+            None => t,
+        })
+    }
+
+    /// A matrix in a block format with a kernel, from the file's bytes (bounds checked at parse).
+    fn blocks(&self, name: &str) -> Option<BlockMatrix> {
+        let info = self.content.tensor_infos.get(name)?;
+        let (rows, cols) = info.shape.dims2().ok()?;
+        let start = (self.content.tensor_data_offset + info.offset) as usize;
+        let size = rows * cols / info.ggml_dtype.block_size() * info.ggml_dtype.type_size();
+        BlockMatrix::from_bytes(info.ggml_dtype, rows, cols, self.bytes.get(start..start + size)?)
+    }
+
+    /// Names each tensor a llama needs to `convert` (which reads it), with the
     /// row order that undoes llama.cpp's rotary permutation of q and k (transformers and candle's
     /// llama rotate halves; llama.cpp's converter interleaves pairs, and transformers permutes
     /// them back when it loads a GGUF).
     fn hf_tensors<T>(
         &self,
-        mut convert: impl FnMut(&QTensor, Option<&[u32]>) -> Result<T>,
+        mut convert: impl FnMut(&str, Option<&[u32]>) -> Result<T>,
     ) -> Result<HashMap<String, T>> {
         let hp = self.hyper()?;
         let mut out = HashMap::new();
         let mut put = |gguf: &str, hf: String, heads: Option<usize>| -> Result<()> {
-            let q = self.content.tensor(&mut Cursor::new(self.bytes), gguf, &Device::Cpu)?;
-            let order = heads.map(|h| rotary_row_order(q.shape().dims()[0], h));
-            out.insert(hf, convert(&q, order.as_deref())?);
+            let rows = self.content.tensor_infos.get(gguf).map_or(0, |i| i.shape.dims()[0]);
+            let order = heads.map(|h| rotary_row_order(rows, h));
+            out.insert(hf, convert(gguf, order.as_deref())?);
             Ok(())
         };
         put("token_embd.weight", "model.embed_tokens.weight".into(), None)?;
