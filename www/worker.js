@@ -18,13 +18,16 @@ onmessage = ({ data }) => {
     if (running && running.id === data.id) running.cancelled = true;
     return;
   }
+  // A model's files are fetched as soon as they are asked for, while the wasm compiles or an
+  // earlier request runs; parsing them still waits its turn.
+  const files = data.type === Request.load ? fetchFiles(data) : null;
   // One request at a time, in order; a generation yields between tokens so cancels get through.
-  queue = queue.then(() => ready).then(() => handle(data)).catch((e) => fail(data.id ?? null, e));
+  queue = queue.then(() => ready).then(() => handle(data, files)).catch((e) => fail(data.id ?? null, e));
 };
 
-async function handle(data) {
+async function handle(data, files) {
   switch (data.type) {
-    case Request.load: return load(data);
+    case Request.load: return load(data, await files);
     case Request.render: return postMessage({ type: Reply.rendered, id: data.id, rendered: model().renderChat(data.chat) });
     case Request.inspect: return postMessage({ type: Reply.distribution, id: data.id, report: inspect(data) });
     case Request.monteCarlo: return monteCarlo(data);
@@ -46,12 +49,17 @@ function fail(id, e) {
   if (fatal) close();
 }
 
-async function load({ id, source, precision }) {
+function fetchFiles({ id, source }) {
   const started = performance.now();
   const onProgress = (loaded, total) => postMessage({ type: Reply.progress, id, phase: "download", loaded, total });
-  const files = await fetchSource(source, onProgress);
-  const fetchMs = performance.now() - started;
+  const files = fetchSource(source, onProgress).then((f) => ({ ...f, fetchMs: performance.now() - started }));
+  files.catch(() => {}); // reported when the request's turn comes
+  return files;
+}
+
+async function load({ id, precision }, files) {
   postMessage({ type: Reply.progress, id, phase: "parse", loaded: 0, total: null });
+  const started = performance.now();
   // Parsed before the running model is dropped: a file that fails to load leaves it working.
   const loaded = files.gguf
     ? Lab.fromGguf(files.gguf, precision)
@@ -60,16 +68,18 @@ async function load({ id, source, precision }) {
   generation = null;
   lab?.free();
   lab = loaded;
-  const parseMs = performance.now() - started - fetchMs;
-  postMessage({ type: Reply.ready, id, info: lab.info(), timings: { fetchMs, parseMs, fromCache: files.fromCache } });
+  const parseMs = performance.now() - started;
+  // A reload right after the first visit should find the model in Cache Storage.
+  await files.stored;
+  postMessage({ type: Reply.ready, id, info: lab.info(), timings: { fetchMs: files.fetchMs, parseMs, fromCache: files.fromCache } });
 }
 
 /** The model's files; `fromCache` when every one came from Cache Storage. */
 async function fetchSource(source, onProgress) {
   if (source.kind === "bytes") return { gguf: new Uint8Array(source.bytes), fromCache: false };
   if (source.kind === "url") {
-    const { bytes, fromCache } = await download(source.url, onProgress);
-    return { gguf: bytes, fromCache };
+    const { bytes, fromCache, stored } = await download(source.url, onProgress);
+    return { gguf: bytes, fromCache, stored };
   }
   if (source.kind === "hub") return fetchHub(source.base, onProgress);
   throw new Error(`unknown model source ${JSON.stringify(source?.kind)}`);
@@ -84,18 +94,22 @@ async function fetchHub(base, onProgress) {
     download(file("model.safetensors"), onProgress),
   ]);
   const [config, tokenizer, tokenizerConfig, generationConfig, weights] = parts.map((p) => p?.bytes);
-  return { config, tokenizer, tokenizerConfig, generationConfig, weights, fromCache: parts.every((p) => !p || p.fromCache) };
+  return {
+    config, tokenizer, tokenizerConfig, generationConfig, weights,
+    fromCache: parts.every((p) => !p || p.fromCache), stored: Promise.all(parts.map((p) => p?.stored)),
+  };
 }
 
 const MODEL_CACHE = "sampling-lab-models-v1";
 
-/** The body of `url`, reporting bytes as they arrive; `fromCache` when Cache Storage had it. */
+/** The body of `url`, reporting bytes as they arrive; `fromCache` when Cache Storage had it,
+ * `stored` settles once a fresh download is in Cache Storage (written while it is read). */
 async function download(url, onProgress = () => {}) {
   const cached = await cachedResponse(url);
   const response = cached ?? (await fetch(url));
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
-  if (!cached) await remember(url, response.clone());
-  return { bytes: await readBody(response, onProgress), fromCache: Boolean(cached) };
+  const stored = cached ? Promise.resolve() : remember(url, response.clone());
+  return { bytes: await readBody(response, onProgress), fromCache: Boolean(cached), stored };
 }
 
 /** The cached copy of `url` if the server still has the same file (or cannot be reached). */
