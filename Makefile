@@ -26,9 +26,11 @@ serve:
 test-native:
 	cargo test --locked
 
-# The same core tests, compiled to wasm32 and run in headless Chromium.
-test-wasm:
-	$(WASM_TEST_ENV) scripts/cargo-wasm.sh test --locked --test core_parity
+# The same core tests, compiled to wasm32 and run in headless Chromium. In the release profile,
+# after the page's build, so that they reuse its compiled dependencies (a test-profile build would
+# compile candle and tokenizers for wasm32 a second time).
+test-wasm: pkg
+	$(WASM_TEST_ENV) scripts/cargo-wasm.sh test --release --locked --test core_parity
 
 test-page: pkg model
 	# The CLI the page is compared with, from the test build (a plain `cargo build` resolves other
