@@ -4,7 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { createReadStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { cpus, loadavg } from "node:os";
+import { cpus } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
@@ -25,12 +25,25 @@ const MOUNTS = [["/page/pkg/", "pkg"], ["/page/models/", "models"], ["/page/", "
   ["/pkg/", "pkg"], ["/models/", "models"], ["/wllama/", "node_modules/@wllama/wllama/esm"], ["/", "bench"]];
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
 
-/** Waits (up to two minutes) until the 1-minute load average says the machine is idle. */
+/** Share of all cores busy over the next `ms` milliseconds (from the kernel's CPU times). */
+async function busyShare(ms) {
+  const total = () => cpus().reduce((t, c) => {
+    const all = Object.values(c.times).reduce((a, b) => a + b, 0);
+    return { all: t.all + all, idle: t.idle + c.times.idle };
+  }, { all: 0, idle: 0 });
+  const before = total();
+  await new Promise((r) => setTimeout(r, ms));
+  const after = total();
+  return 1 - (after.idle - before.idle) / Math.max(after.all - before.all, 1);
+}
+
+/** Waits (up to two minutes) until the cores are mostly idle. Measured over two seconds rather
+ * than from the load average, which still counts the previous measurement for a minute. */
 async function waitForIdle(label) {
-  const limit = 0.5 * cpus().length;
-  for (let waited = 0; loadavg()[0] > limit && waited < 120; waited += 5) {
-    if (waited === 0) process.stderr.write(`bench: waiting for an idle machine before ${label} (load ${loadavg()[0].toFixed(2)})\n`);
-    await new Promise((r) => setTimeout(r, 5000));
+  for (let waited = 0; waited < 120; waited += 2) {
+    const busy = await busyShare(2000);
+    if (busy < 0.25) return;
+    if (waited === 0) process.stderr.write(`bench: waiting for an idle machine before ${label} (${Math.round(100 * busy)} % busy)\n`);
   }
 }
 
