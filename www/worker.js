@@ -105,29 +105,30 @@ const MODEL_CACHE = "sampling-lab-models-v1";
 /** The body of `url`, reporting bytes as they arrive; `fromCache` when Cache Storage had it,
  * `stored` settles once a fresh download is in Cache Storage (written while it is read). */
 async function download(url, onProgress = () => {}) {
-  const cached = await cachedResponse(url);
-  const response = cached ?? (await fetch(url));
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
-  const stored = cached ? Promise.resolve() : remember(url, response.clone());
-  return { bytes: await readBody(response, onProgress), fromCache: Boolean(cached), stored };
-}
-
-/** The cached copy of `url` if the server still has the same file (or cannot be reached). */
-async function cachedResponse(url) {
   const cache = await openCache();
   const hit = await cache?.match(url);
-  if (!hit) return null;
+  if (hit) {
+    // The copy is read while the server is asked whether it still has the same file.
+    const [bytes, current] = await Promise.all([readBody(hit, onProgress), stillCurrent(url, hit)]);
+    if (current) return { bytes, fromCache: true, stored: Promise.resolve() };
+    await cache.delete(url);
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
+  const stored = remember(url, response.clone());
+  return { bytes: await readBody(response, onProgress), fromCache: false, stored };
+}
+
+/** Whether the server still has the file `hit` holds (or cannot be reached: then the cached copy
+ * is the best there is). */
+async function stillCurrent(url, hit) {
   try {
     const head = await fetch(url, { method: "HEAD", cache: "no-store" });
     const same = (name) => head.headers.get(name) === hit.headers.get(name);
-    if (head.ok && !(same("content-length") && same("last-modified") && same("etag"))) {
-      await cache.delete(url);
-      return null;
-    }
+    return !head.ok || (same("content-length") && same("last-modified") && same("etag"));
   } catch {
-    // Offline: the cached copy is the best there is.
+    return true;
   }
-  return hit;
 }
 
 async function remember(url, response) {
