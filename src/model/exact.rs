@@ -89,9 +89,49 @@ pub struct ExactLlama {
     hp: Hyper,
 }
 
-/// Keys and values of every layer so far, `[1, kv_heads, positions, head]`.
+/// Keys and values of every layer so far.
 pub struct ExactCache {
-    kvs: Vec<Option<(Tensor, Tensor)>>,
+    kvs: Vec<Option<KvBuffer>>,
+}
+
+/// One layer's keys and values, `[1, kv_heads, capacity, head]`, the first `len` positions used.
+/// Appending writes in place and the capacity doubles when full, so a step copies only its own
+/// keys and values rather than the whole history.
+struct KvBuffer {
+    k: Tensor,
+    v: Tensor,
+    len: usize,
+}
+
+impl KvBuffer {
+    /// Room for this many positions at first: a chat prompt fits without growing.
+    const INITIAL: usize = 256;
+
+    fn append(slot: &mut Option<KvBuffer>, k: &Tensor, v: &Tensor) -> Result<(Tensor, Tensor)> {
+        let n = k.dim(2)?;
+        let len = slot.as_ref().map_or(0, |b| b.len);
+        let capacity = slot.as_ref().map_or(0, |b| b.k.dim(2).unwrap_or(0));
+        if len + n > capacity {
+            let grown = (2 * capacity).max(len + n).max(Self::INITIAL);
+            let (mut dims, dtype) = (k.dims().to_vec(), k.dtype());
+            dims[2] = grown;
+            let bigger = KvBuffer {
+                k: Tensor::zeros(dims.as_slice(), dtype, &Device::Cpu)?,
+                v: Tensor::zeros(dims.as_slice(), dtype, &Device::Cpu)?,
+                len,
+            };
+            if let Some(old) = slot.as_ref().filter(|b| b.len > 0) {
+                bigger.k.slice_set(&old.k.narrow(2, 0, len)?.contiguous()?, 2, 0)?;
+                bigger.v.slice_set(&old.v.narrow(2, 0, len)?.contiguous()?, 2, 0)?;
+            }
+            *slot = Some(bigger);
+        }
+        let buffer = slot.as_mut().expect("allocated above");
+        buffer.k.slice_set(&k.contiguous()?, 2, len)?;
+        buffer.v.slice_set(&v.contiguous()?, 2, len)?;
+        buffer.len = len + n;
+        Ok((buffer.k.narrow(2, 0, len + n)?, buffer.v.narrow(2, 0, len + n)?))
+    }
 }
 
 impl ExactLlama {
@@ -147,7 +187,7 @@ impl ExactLlama {
         Ok(logits.flatten_all()?.to_vec1()?)
     }
 
-    fn attention(&self, layer: &Layer, h: &Tensor, pos: usize, kv: &mut Option<(Tensor, Tensor)>) -> Result<Tensor> {
+    fn attention(&self, layer: &Layer, h: &Tensor, pos: usize, kv: &mut Option<KvBuffer>) -> Result<Tensor> {
         let hp = &self.hp;
         let (head, n) = (hp.hidden / hp.heads, h.dim(1)?);
         let split = |t: Tensor, heads: usize| -> Result<Tensor> {
@@ -157,20 +197,19 @@ impl ExactLlama {
         let q = candle_nn::rotary_emb::rope(&split(layer.q.linear(h)?, hp.heads)?, &cos, &sin)?;
         let k = candle_nn::rotary_emb::rope(&split(layer.k.linear(h)?, hp.kv_heads)?, &cos, &sin)?;
         let v = split(layer.v.linear(h)?, hp.kv_heads)?;
-        let (k, v) = match kv.take() {
-            Some((ck, cv)) => (Tensor::cat(&[&ck, &k], 2)?, Tensor::cat(&[&cv, &v], 2)?),
-            None => (k, v),
-        };
-        *kv = Some((k.clone(), v.clone()));
+        let (k, v) = KvBuffer::append(kv, &k, &v)?;
+        // Grouped-query attention without copying keys and values per query head: the query heads
+        // that share a key head (consecutive, as transformers' repeat_kv pairs them) become rows
+        // of one matrix, `[1, kv_heads, groups·n, head]`.
         let groups = hp.heads / hp.kv_heads;
-        let k = candle_transformers::utils::repeat_kv(k, groups)?;
-        let v = candle_transformers::utils::repeat_kv(v, groups)?.contiguous()?;
+        let q = q.reshape((1, hp.kv_heads, groups * n, head))?;
         let mut scores = (q.matmul(&k.t()?)? / (head as f64).sqrt())?;
         if n > 1 {
-            scores = scores.broadcast_add(&causal_mask(n, pos)?)?;
+            scores = scores.broadcast_add(&causal_mask(n, pos)?.repeat((groups, 1))?)?;
         }
         let att = candle_nn::ops::softmax_last_dim(&scores)?;
-        let y = att.matmul(&v)?.transpose(1, 2)?.reshape((1, n, hp.hidden))?;
+        let y = att.matmul(&v)?.reshape((1, hp.heads, n, head))?;
+        let y = y.transpose(1, 2)?.reshape((1, n, hp.hidden))?;
         layer.o.linear(&y)
     }
 }
@@ -213,4 +252,32 @@ fn check_shapes(weights: &HashMap<String, Weight>, hp: &Hyper) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_kv_buffer_grows_past_its_capacity_and_keeps_every_position() {
+        let chunk = |from: usize, n: usize| {
+            let values: Vec<f32> = (0..2 * n * 3).map(|i| (from * 1000 + i) as f32).collect();
+            Tensor::from_vec(values, (1, 2, n, 3), &Device::Cpu).unwrap()
+        };
+        let mut slot = None;
+        let mut expected: Option<Tensor> = None;
+        for (from, n) in [(0, 200), (200, 1), (201, 90), (291, 400)] {
+            let (k, v) = KvBuffer::append(&mut slot, &chunk(from, n), &(chunk(from, n) * 2.0).unwrap()).unwrap();
+            let all = match expected.take() {
+                Some(e) => Tensor::cat(&[&e, &chunk(from, n)], 2).unwrap(),
+                None => chunk(from, n),
+            };
+            assert_eq!(k.dims(), all.dims());
+            assert_eq!(k.flatten_all().unwrap().to_vec1::<f32>().unwrap(), all.flatten_all().unwrap().to_vec1::<f32>().unwrap());
+            let doubled = (&all * 2.0).unwrap().flatten_all().unwrap().to_vec1::<f32>().unwrap();
+            assert_eq!(v.flatten_all().unwrap().to_vec1::<f32>().unwrap(), doubled);
+            expected = Some(all);
+        }
+        assert!(slot.unwrap().k.dim(2).unwrap() >= 691);
+    }
 }
