@@ -112,11 +112,11 @@ impl BlockMatrix {
     }
 
     /// Row `i` of the result is row `order[i]` of `self`.
-    pub fn reorder_rows(&self, order: &[usize]) -> Self {
+    pub fn reorder_rows(&self, order: &[u32]) -> Self {
         let mut factors = Vec::with_capacity(self.factors.len());
         let mut quants = Vec::with_capacity(self.quants.len());
         for &r in order {
-            let (f, q) = self.row(r);
+            let (f, q) = self.row(r as usize);
             factors.extend_from_slice(f);
             quants.extend_from_slice(q);
         }
@@ -298,21 +298,25 @@ mod kernels {
         f32x4_mul(f32x4_convert_i32x4(ints), load(x, at))
     }
 
-    /// 16 unsigned bytes times `x[at..at + 16]`, as four lanes.
+    /// 16 unsigned bytes as four vectors of i32 lanes, in order.
     #[inline(always)]
-    fn dot_u8x16(bytes: v128, x: &[f32], at: usize) -> v128 {
+    fn widen_u8(bytes: v128) -> [v128; 4] {
         let (a, b) = (u16x8_extend_low_u8x16(bytes), u16x8_extend_high_u8x16(bytes));
-        let s0 = f32x4_add(mul_ints(u32x4_extend_low_u16x8(a), x, at), mul_ints(u32x4_extend_high_u16x8(a), x, at + 4));
-        let s1 = f32x4_add(mul_ints(u32x4_extend_low_u16x8(b), x, at + 8), mul_ints(u32x4_extend_high_u16x8(b), x, at + 12));
-        f32x4_add(s0, s1)
+        [u32x4_extend_low_u16x8(a), u32x4_extend_high_u16x8(a), u32x4_extend_low_u16x8(b), u32x4_extend_high_u16x8(b)]
     }
 
-    /// 16 signed bytes times `x[at..at + 16]`, as four lanes.
+    /// 16 signed bytes as four vectors of i32 lanes, in order.
     #[inline(always)]
-    fn dot_i8x16(bytes: v128, x: &[f32], at: usize) -> v128 {
+    fn widen_i8(bytes: v128) -> [v128; 4] {
         let (a, b) = (i16x8_extend_low_i8x16(bytes), i16x8_extend_high_i8x16(bytes));
-        let s0 = f32x4_add(mul_ints(i32x4_extend_low_i16x8(a), x, at), mul_ints(i32x4_extend_high_i16x8(a), x, at + 4));
-        let s1 = f32x4_add(mul_ints(i32x4_extend_low_i16x8(b), x, at + 8), mul_ints(i32x4_extend_high_i16x8(b), x, at + 12));
+        [i32x4_extend_low_i16x8(a), i32x4_extend_high_i16x8(a), i32x4_extend_low_i16x8(b), i32x4_extend_high_i16x8(b)]
+    }
+
+    /// 16 widened integers times `x[at..at + 16]`, as four lanes.
+    #[inline(always)]
+    fn dot16(ints: [v128; 4], x: &[f32], at: usize) -> v128 {
+        let s0 = f32x4_add(mul_ints(ints[0], x, at), mul_ints(ints[1], x, at + 4));
+        let s1 = f32x4_add(mul_ints(ints[2], x, at + 8), mul_ints(ints[3], x, at + 12));
         f32x4_add(s0, s1)
     }
 
@@ -330,33 +334,25 @@ mod kernels {
         m.map_or(y, |m| f32x4_add(y, m))
     }
 
-    fn store_u8x16(bytes: v128, d: v128, m: v128, out: &mut [f32], at: usize) {
-        let (a, b) = (u16x8_extend_low_u8x16(bytes), u16x8_extend_high_u8x16(bytes));
-        store(out, at, scaled(u32x4_extend_low_u16x8(a), d, Some(m)));
-        store(out, at + 4, scaled(u32x4_extend_high_u16x8(a), d, Some(m)));
-        store(out, at + 8, scaled(u32x4_extend_low_u16x8(b), d, Some(m)));
-        store(out, at + 12, scaled(u32x4_extend_high_u16x8(b), d, Some(m)));
-    }
-
-    fn store_i8x16(bytes: v128, d: v128, out: &mut [f32], at: usize) {
-        let (a, b) = (i16x8_extend_low_i8x16(bytes), i16x8_extend_high_i8x16(bytes));
-        store(out, at, scaled(i32x4_extend_low_i16x8(a), d, None));
-        store(out, at + 4, scaled(i32x4_extend_high_i16x8(a), d, None));
-        store(out, at + 8, scaled(i32x4_extend_low_i16x8(b), d, None));
-        store(out, at + 12, scaled(i32x4_extend_high_i16x8(b), d, None));
+    /// 16 widened integers as `q·d (+ m)` into `out[at..at + 16]`.
+    #[inline(always)]
+    fn store16(ints: [v128; 4], d: v128, m: Option<v128>, out: &mut [f32], at: usize) {
+        for (i, lanes) in ints.into_iter().enumerate() {
+            store(out, at + 4 * i, scaled(lanes, d, m));
+        }
     }
 
     pub fn dequantize_q8_0(d: f32, quants: &[u8], out: &mut [f32]) {
         let d = f32x4_splat(d);
-        store_i8x16(load_bytes(quants), d, out, 0);
-        store_i8x16(load_bytes(&quants[16..]), d, out, 16);
+        store16(widen_i8(load_bytes(quants)), d, None, out, 0);
+        store16(widen_i8(load_bytes(&quants[16..])), d, None, out, 16);
     }
 
     pub fn dequantize_q4_1(d: f32, m: f32, quants: &[u8], out: &mut [f32]) {
         let bytes = load_bytes(quants);
         let (d, m) = (f32x4_splat(d), f32x4_splat(m));
-        store_u8x16(v128_and(bytes, u8x16_splat(0x0F)), d, m, out, 0);
-        store_u8x16(u8x16_shr(bytes, 4), d, m, out, 16);
+        store16(widen_u8(v128_and(bytes, u8x16_splat(0x0F))), d, Some(m), out, 0);
+        store16(widen_u8(u8x16_shr(bytes, 4)), d, Some(m), out, 16);
     }
 
     #[inline(always)]
@@ -367,7 +363,7 @@ mod kernels {
     pub fn q8_0_row_dot(d: &[f32], quants: &[u8], x: &[f32]) -> f32 {
         let mut acc = f32x4_splat(0.0);
         for ((&d, q), xb) in d.iter().zip(quants.chunks_exact(BLOCK)).zip(x.chunks_exact(BLOCK)) {
-            let s = f32x4_add(dot_i8x16(load_bytes(q), xb, 0), dot_i8x16(load_bytes(&q[16..]), xb, 16));
+            let s = f32x4_add(dot16(widen_i8(load_bytes(q)), xb, 0), dot16(widen_i8(load_bytes(&q[16..])), xb, 16));
             acc = f32x4_add(acc, f32x4_mul(f32x4_splat(d), s));
         }
         sum_lanes(acc)
@@ -380,7 +376,7 @@ mod kernels {
         let blocks = dm.chunks_exact(2).zip(quants.chunks_exact(BLOCK / 2));
         for (((dm, q), xb), &sum) in blocks.zip(x.chunks_exact(BLOCK)).zip(sums) {
             let bytes = load_bytes(q);
-            let s = f32x4_add(dot_u8x16(v128_and(bytes, low), xb, 0), dot_u8x16(u8x16_shr(bytes, 4), xb, 16));
+            let s = f32x4_add(dot16(widen_u8(v128_and(bytes, low)), xb, 0), dot16(widen_u8(u8x16_shr(bytes, 4)), xb, 16));
             acc = f32x4_add(acc, f32x4_mul(f32x4_splat(dm[0]), s));
             offset += dm[1] * sum;
         }

@@ -1,5 +1,5 @@
 //! A GGUF file's bytes: checked before anything is built from them, then turned into candle's
-//! quantized llama (fast) or into f32 tensors under Hugging Face names for candle's llama (exact).
+//! quantized llama (fast) or into weights under Hugging Face names for the exact runner.
 
 use super::blocks::BlockMatrix;
 use super::error::{ModelError, Result};
@@ -195,10 +195,7 @@ impl<'a> GgufFile<'a> {
         self.hf_tensors(|name, order| {
             Ok(match self.blocks(name) {
                 Some(blocks) => Weight::Blocks(match order {
-                    Some(order) => {
-                        let order: Vec<usize> = order.iter().map(|&r| r as usize).collect();
-                        blocks.reorder_rows(&order)
-                    }
+                    Some(order) => blocks.reorder_rows(order),
                     None => blocks,
                 }),
                 None => Weight::Dense(self.dense(name, order)?),
