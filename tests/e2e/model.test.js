@@ -79,22 +79,35 @@ test("a crash inside the wasm is reported and the page restarts its worker", asy
   await page.getByTestId("kept-hf").filter({ hasText: /^58$/ }).waitFor();
 });
 
-test("the wasm API streams tokens to a callback, stops when it returns false, and keeps each step", async () => {
+/** The reference chat as the wasm API takes it. */
+const REFERENCE_CHAT = {
+  messages: [{ role: "user", content: "How do you say thank you in Chinese?" }],
+  answer_prefix: 'In Chinese, you can say "',
+};
+
+/** A page with the wasm API's `Lab` for the default GGUF, exact precision, as `window.lab`. */
+async function pageWithLab() {
   const page = await browser.browser.newPage();
   await page.goto(BASE);
-  const result = await page.evaluate(async (modelUrl) => {
+  await page.evaluate(async (modelUrl) => {
     const wasm = await import("./pkg/sampling_lab.js");
     await wasm.default();
-    const bytes = new Uint8Array(await (await fetch(modelUrl)).arrayBuffer());
-    const lab = wasm.Lab.fromGguf(bytes, "exact");
-    const chat = { messages: [{ role: "user", content: "How do you say thank you in Chinese?" }], answer_prefix: 'In Chinese, you can say "' };
+    window.lab = wasm.Lab.fromGguf(new Uint8Array(await (await fetch(modelUrl)).arrayBuffer()), "exact");
+  }, `${BASE}${MODEL}`);
+  return page;
+}
+
+test("the wasm API streams tokens to a callback, stops when it returns false, and keeps each step", async () => {
+  const page = await pageWithLab();
+  const result = await page.evaluate(async (chat) => {
+    const lab = window.lab;
     const seen = [];
     const generation = lab.generate(chat, { params: "{}", maxNewTokens: 32 }, (step) => { seen.push(step); return seen.length < 5; });
     const report = generation.inspect(4, '{"do_sample": true, "temperature": 0.7, "top_k": 40}', null);
     let error = null;
     try { lab.startGeneration(chat, { semantics: "sideways" }); } catch (e) { error = e instanceof Error ? e.message : `not an Error: ${e}`; }
     return { seen, steps: generation.steps, ids: Array.from(generation.generatedIds()), kept: report.hf.kept, contextLength: report.context_ids.length, error };
-  }, `${BASE}${MODEL}`);
+  }, REFERENCE_CHAT);
   assert.equal(result.steps, 5);
   assert.deepEqual(result.seen.map((s) => s.index), [0, 1, 2, 3, 4]);
   assert.deepEqual(result.seen.map((s) => s.token), result.ids);
@@ -114,15 +127,8 @@ function readNpy(path) {
 }
 
 test("the wasm build's exact logits are transformers' logits within 1e-4 on the reference context", async () => {
-  const page = await browser.browser.newPage();
-  await page.goto(BASE);
-  const logits = await page.evaluate(async (modelUrl) => {
-    const wasm = await import("./pkg/sampling_lab.js");
-    await wasm.default();
-    const lab = wasm.Lab.fromGguf(new Uint8Array(await (await fetch(modelUrl)).arrayBuffer()), "exact");
-    const chat = { messages: [{ role: "user", content: "How do you say thank you in Chinese?" }], answer_prefix: 'In Chinese, you can say "' };
-    return Array.from(lab.nextLogits(chat));
-  }, `${BASE}${MODEL}`);
+  const page = await pageWithLab();
+  const logits = await page.evaluate((chat) => Array.from(window.lab.nextLogits(chat)), REFERENCE_CHAT);
   const expected = readNpy("tests/fixtures/logits/reference.npy");
   assert.equal(logits.length, expected.length);
   const deviation = logits.reduce((worst, x, i) => Math.max(worst, Math.abs(x - expected[i])), 0);
