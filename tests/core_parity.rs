@@ -5,7 +5,7 @@ mod common;
 
 use common::{case, cases, Case};
 use sampling_lab::sampling::report::EXACT_TOLERANCE;
-use sampling_lab::sampling::{Analysis, Distribution};
+use sampling_lab::sampling::{Analysis, Distribution, Part};
 use serde_json::json;
 
 #[cfg(target_arch = "wasm32")]
@@ -157,5 +157,20 @@ both! {
             assert_eq!(mc[port]["consistent"], json!(true), "{port}: {}", mc[port]["tv_to_exact"]);
         }
         assert_eq!(mc["corrected"]["outside_hf"], json!(0.0));
+    }
+
+    fn a_run_drawn_in_parts_gives_the_result_of_a_run_drawn_at_once() {
+        let c = case("small_k_then_p");
+        let analysis = Analysis::run(&c.input);
+        let whole = analysis.monte_carlo(&c.input, 3_500, 11).unwrap();
+        let part = |index| {
+            let mut run = analysis.monte_carlo_run(&c.input, 3_500, 11, Part::new(index, 2).unwrap());
+            run.advance(usize::MAX).unwrap();
+            run
+        };
+        let (mut first, second) = (part(0), part(1));
+        assert_eq!((first.total(), second.total()), (2 * 2000, 2 * 1500));
+        first.absorb(&second.counts()).unwrap();
+        assert_eq!(serde_json::to_value(first.finish()).unwrap(), serde_json::to_value(whole).unwrap());
     }
 }

@@ -31,6 +31,19 @@
 //
 // Requests are handled one at a time, in order, except `cancel`, which a running generation
 // sees between two tokens.
+//
+// worker → draw worker (draws.js: the worker starts it for its first Monte Carlo run, and the
+// two draw half of each run's seeded blocks each)
+//   init        { module }                      the wasm module the worker compiled
+//   draw        { id, job, draws, seed, part, parts }
+//                                               job: {logits, params, generationConfig, contextIds},
+//                                               the step as plain data; draws: per port
+//   cancel      { id }                          stops run `id` between two chunks of draws
+//
+// draw worker → worker
+//   progress    { id, done, total }             this part's draws, both ports
+//   drawn       { id, counts }                  both ports' counts per token (BigUint64Array)
+//   error       { id, message, fatal }
 
 /** @typedef {{kind: "url", url: string} | {kind: "bytes", name: string, bytes: ArrayBuffer} | {kind: "hub", base: string}} ModelSource */
 /** @typedef {{system?: string | null, messages: {role: string, content: string}[], answer_prefix?: string}} ChatInput */
@@ -54,6 +67,18 @@ export const Reply = Object.freeze({
   monteCarlo: "monteCarlo",
   token: "token",
   done: "done",
+  error: "error",
+});
+
+export const DrawRequest = Object.freeze({
+  init: "init",
+  draw: "draw",
+  cancel: "cancel",
+});
+
+export const DrawReply = Object.freeze({
+  progress: "progress",
+  drawn: "drawn",
   error: "error",
 });
 

@@ -1,21 +1,35 @@
 // Owns the wasm instance and the loaded model; answers the page's requests (protocol.js).
 import init, { Lab, inspect as inspectLogits, monteCarlo as monteCarloLogits, parseLogits, simd, trap } from "./pkg/sampling_lab.js";
-import { Reply, Request } from "./protocol.js";
+import { DrawReply, DrawRequest, Reply, Request } from "./protocol.js";
+import { drawAll, nextTask } from "./drawing.js";
 
 /** @type {Lab | null} */
 let lab = null;
 /** The last generation, kept so that its steps can be inspected. */
 let generation = null;
-let running = null; // { id, cancelled } while a generation or Monte Carlo run is going
+let running = null; // { id, cancelled, onCancel? } while a generation or Monte Carlo run is going
 let queue = Promise.resolve();
-/** Draws between two progress reports (and chances to cancel). */
-const MONTE_CARLO_CHUNK = 5000;
+/** The draw worker (draws.js), started by the first Monte Carlo run; null until then. */
+let drawWorker = null;
 
-const ready = init().then(() => postMessage({ type: Reply.started, simd: simd() }));
+/** The compiled wasm, instantiated here and handed to the draw worker, which then skips compiling. */
+const wasmModule = compileWasm(new URL("./pkg/sampling_lab_bg.wasm", import.meta.url));
+const ready = wasmModule.then((module) => init({ module_or_path: module })).then(() => postMessage({ type: Reply.started, simd: simd() }));
+
+async function compileWasm(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
+  // Compiled while it downloads, unless the server sends another type than wasm's.
+  if (response.headers.get("content-type") === "application/wasm") return WebAssembly.compileStreaming(response);
+  return WebAssembly.compile(await response.arrayBuffer());
+}
 
 onmessage = ({ data }) => {
   if (data.type === Request.cancel) {
-    if (running && running.id === data.id) running.cancelled = true;
+    if (running && running.id === data.id) {
+      running.cancelled = true;
+      running.onCancel?.();
+    }
     return;
   }
   // A model's files are fetched as soon as they are asked for, while the wasm compiles or an
@@ -179,27 +193,77 @@ function inspect({ chat, params, generationConfig, step, logits }) {
   return source ? source.inspect(step, params, generationConfig) : model().inspect(chat, params, generationConfig);
 }
 
-/** Draws in chunks, reporting progress between them, so that a cancel gets through. */
-async function monteCarlo({ id, chat, params, generationConfig, step, draws, seed, logits }) {
+/** The step's logits, context and parameters as plain data, for workers without the model. */
+function drawJob({ chat, params, generationConfig, step, logits }) {
+  if (logits) return { logits: parseLogits(new TextEncoder().encode(`[${logits}]`)), params, generationConfig, contextIds: new Uint32Array() };
   const source = stepSource(step);
-  const run = logits
-    ? monteCarloLogits(parseLogits(new TextEncoder().encode(`[${logits}]`)), params, generationConfig, new Uint32Array(), draws, BigInt(seed))
-    : source
-      ? source.monteCarlo(step, params, generationConfig, draws, BigInt(seed))
-      : model().monteCarlo(chat, params, generationConfig, draws, BigInt(seed));
-  running = { id, cancelled: false };
+  const job = source ? source.drawJob(step, params, generationConfig) : model().drawJob(chat, params, generationConfig);
   try {
-    while (run.done < run.total) {
-      await nextTask();
-      if (running.cancelled) break;
-      run.advance(MONTE_CARLO_CHUNK);
-      postMessage({ type: Reply.progress, id, phase: "draws", loaded: run.done, total: run.total });
-    }
-    const cancelled = run.done < run.total;
-    postMessage({ type: Reply.monteCarlo, id, cancelled, result: run.finish() });
+    return { logits: job.logits, params: job.params, generationConfig: job.generationConfig, contextIds: job.contextIds };
   } finally {
+    job.free();
+  }
+}
+
+/** Both ports' draws, shared with the draw worker where this worker can start one: each
+ * draws half of the seeded blocks, and the counts add up to exactly the draws of one thread. */
+async function monteCarlo(request) {
+  const { id, draws, seed } = request;
+  const job = drawJob(request);
+  drawWorker ??= await startDrawWorker();
+  const parts = drawWorker ? 2 : 1;
+  const run = monteCarloLogits(job.logits, job.params, job.generationConfig, job.contextIds, draws, BigInt(seed), 0, parts);
+  running = { id, cancelled: false };
+  let finished = false;
+  try {
+    const progress = [{ done: 0, total: 0 }, { done: 0, total: 0 }];
+    const report = (part) => (done, total) => {
+      progress[part] = { done, total };
+      postMessage({ type: Reply.progress, id, phase: "draws", loaded: progress[0].done + progress[1].done, total: progress[0].total + progress[1].total });
+    };
+    const elsewhere = parts === 2 ? drawElsewhere(job, request, report(1)) : null;
+    elsewhere?.catch(() => {}); // awaited below, unless this half fails first
+    const cancelled = await drawAll(run, running, report(0));
+    if (elsewhere) run.absorb(await elsewhere);
+    finished = true;
+    postMessage({ type: Reply.monteCarlo, id, cancelled: cancelled || running.cancelled, result: run.finish() });
+  } finally {
+    if (!finished) {
+      // Failed here: the draw worker's half is of no use any more.
+      running.onCancel?.();
+      run.free();
+    }
     running = null;
   }
+}
+
+/** The draw worker, or null where a worker cannot start workers. */
+async function startDrawWorker() {
+  if (typeof Worker === "undefined") return null;
+  const worker = new Worker(new URL("./draws.js", import.meta.url), { type: "module" });
+  worker.postMessage({ type: DrawRequest.init, module: await wasmModule });
+  return worker;
+}
+
+/** Part 1 of 2 of the run, on the draw worker; resolves to its counts. */
+function drawElsewhere(job, { id, draws, seed }, onProgress) {
+  running.onCancel = () => drawWorker.postMessage({ type: DrawRequest.cancel, id });
+  const counts = new Promise((resolve, reject) => {
+    drawWorker.onmessage = ({ data: reply }) => {
+      if (reply.id !== id) return;
+      if (reply.type === DrawReply.progress) onProgress(reply.done, reply.total);
+      else if (reply.type === DrawReply.drawn) resolve(reply.counts);
+      else reject(new Error(`the draw worker: ${reply.message}`));
+    };
+    drawWorker.onerror = (e) => reject(new Error(`the draw worker failed: ${e.message ?? "it did not start"}`));
+  });
+  drawWorker.postMessage({ type: DrawRequest.draw, id, job, draws, seed, part: 1, parts: 2 });
+  return counts.catch((e) => {
+    // Its instance may be dead: the next run starts a fresh one.
+    drawWorker.terminate();
+    drawWorker = null;
+    throw e;
+  });
 }
 
 async function generate({ id, chat, options }) {
@@ -225,13 +289,4 @@ async function generate({ id, chat, options }) {
       prefillMs, decodeMs: performance.now() - started - prefillMs, ids: Array.from(generation.generatedIds()),
     });
   }
-}
-
-/** Lets queued messages (a cancel) run; a MessageChannel avoids setTimeout's 4 ms clamp. */
-function nextTask() {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = resolve;
-    channel.port2.postMessage(null);
-  });
 }

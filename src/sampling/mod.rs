@@ -28,5 +28,6 @@ pub mod steps;
 pub use distribution::{total_variation, Distribution};
 pub use hf::HfSampling;
 pub use literal::LiteralPort;
+pub use monte_carlo::Part;
 pub use params::{EffectiveParams, GenerateArgs, GenerationConfig};
 pub use report::{Analysis, Inspection, Report};

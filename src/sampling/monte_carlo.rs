@@ -11,9 +11,48 @@ use super::port::CandlePort;
 use candle_core::Tensor;
 use candle_transformers::generation::LogitsProcessor;
 use serde::Serialize;
+use std::ops::Range;
 
 /// Failure probability of the statistical check for a correct exact distribution.
 pub const DELTA: f64 = 1e-9;
+
+/// Draws per seeded block: block `b` of a port's draws comes from a `LogitsProcessor` seeded by
+/// `(seed, b)`, so threads that share the blocks out make exactly the draws of one thread.
+pub const BLOCK: usize = 1000;
+
+/// Part `index` of `of` equal shares of a run's blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part {
+    pub index: usize,
+    pub of: usize,
+}
+
+impl Part {
+    pub const WHOLE: Part = Part { index: 0, of: 1 };
+
+    pub fn new(index: usize, of: usize) -> Result<Part, String> {
+        if index < of {
+            Ok(Part { index, of })
+        } else {
+            Err(format!("part {index} of {of} does not exist"))
+        }
+    }
+
+    /// The draws of this part among `n`: whole blocks, the last one possibly short.
+    pub fn draws(self, n: usize) -> Range<usize> {
+        let blocks = n.div_ceil(BLOCK);
+        let block = |i: usize| (blocks * i / self.of * BLOCK).min(n);
+        block(self.index)..block(self.index + 1)
+    }
+}
+
+/// A seed per block, well apart for neighbouring blocks and seeds (SplitMix64's finaliser).
+fn block_seed(seed: u64, block: usize) -> u64 {
+    let mut z = seed ^ (block as u64).wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
 
 /// What N draws of one port gave.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -34,46 +73,81 @@ pub struct Draws {
     pub consistent: bool,
 }
 
-/// `n` draws of one port, made in as many chunks as the caller likes (a page draws a chunk,
-/// reports progress, and lets a cancel through): the counts do not depend on the chunking.
+/// Draws `range` of one port's seeded draws, in as many chunks as the caller likes (a page draws
+/// a chunk, reports progress, and lets a cancel through): the counts do not depend on the
+/// chunking, nor on how the blocks are shared out.
 pub struct PortDraws {
     port: CandlePort,
     prepared: Tensor,
-    processor: LogitsProcessor,
+    seed: u64,
+    processor: Option<LogitsProcessor>,
     counts: Vec<u64>,
-    target: usize,
-    done: usize,
+    range: Range<usize>,
+    next: usize,
 }
 
 impl PortDraws {
-    pub fn new(port: &CandlePort, logits: &[f32], context: &[u32], n: usize, seed: u64) -> Result<Self, String> {
+    /// `range` starts on a block boundary (see [`Part::draws`]).
+    pub fn new(
+        port: &CandlePort,
+        logits: &[f32],
+        context: &[u32],
+        range: Range<usize>,
+        seed: u64,
+    ) -> Result<Self, String> {
+        debug_assert_eq!(range.start % BLOCK, 0);
         Ok(PortDraws {
             prepared: port.prepared_logits(logits, context)?,
-            processor: port.processor(seed),
+            seed,
+            processor: None,
             port: port.clone(),
             counts: vec![0; logits.len()],
-            target: n,
-            done: 0,
+            next: range.start,
+            range,
         })
     }
 
     /// Makes up to `max` more draws; how many were made.
     pub fn advance(&mut self, max: usize) -> Result<usize, String> {
-        let chunk = max.min(self.target - self.done);
+        let chunk = max.min(self.range.end - self.next);
         for _ in 0..chunk {
-            let token = self.port.draw(&mut self.processor, &self.prepared)?;
+            if self.next % BLOCK == 0 || self.processor.is_none() {
+                self.processor = Some(self.port.processor(block_seed(self.seed, self.next / BLOCK)));
+            }
+            let processor = self.processor.as_mut().expect("seeded above");
+            let token = self.port.draw(processor, &self.prepared)?;
             self.counts[token as usize] += 1;
+            self.next += 1;
         }
-        self.done += chunk;
         Ok(chunk)
     }
 
     pub fn done(&self) -> usize {
-        self.done
+        self.next - self.range.start
+    }
+
+    pub fn target(&self) -> usize {
+        self.range.len()
     }
 
     pub fn counts(&self) -> &[u64] {
         &self.counts
+    }
+
+    /// Adds draws another thread made of the same run (other blocks, same seed).
+    pub fn absorb(&mut self, counts: &[u64]) -> Result<(), String> {
+        if counts.len() != self.counts.len() {
+            return Err(format!(
+                "{} counts for a vocabulary of {}",
+                counts.len(),
+                self.counts.len()
+            ));
+        }
+        self.counts
+            .iter_mut()
+            .zip(counts)
+            .for_each(|(mine, theirs)| *mine += theirs);
+        Ok(())
     }
 }
 
@@ -134,12 +208,42 @@ mod tests {
     fn draws_made_in_chunks_equal_draws_made_at_once() {
         let port = CandlePort::plain(Sampling::TopK { k: 3, temperature: 0.9 });
         let logits = [2.0f32, 1.5, 1.0, 0.5, 0.0];
-        let mut whole = PortDraws::new(&port, &logits, &[], 1000, 7).unwrap();
+        let mut whole = PortDraws::new(&port, &logits, &[], 0..2500, 7).unwrap();
         whole.advance(usize::MAX).unwrap();
-        let mut chunked = PortDraws::new(&port, &logits, &[], 1000, 7).unwrap();
+        let mut chunked = PortDraws::new(&port, &logits, &[], 0..2500, 7).unwrap();
         while chunked.advance(37).unwrap() > 0 {}
-        assert_eq!(chunked.done(), 1000);
+        assert_eq!(chunked.done(), 2500);
         assert_eq!(chunked.counts(), whole.counts());
+    }
+
+    #[test]
+    fn parts_share_out_whole_blocks_and_cover_every_draw_once() {
+        let parts = |n, of| (0..of).map(|i| Part::new(i, of).unwrap().draws(n)).collect::<Vec<_>>();
+        assert_eq!(parts(10_000, 2), [0..5000, 5000..10_000]);
+        assert_eq!(parts(2_500, 2), [0..1000, 1000..2500]);
+        assert_eq!(parts(500, 2), [0..0, 0..500]);
+        assert_eq!(parts(7_000, 3), [0..2000, 2000..4000, 4000..7000]);
+        assert!(Part::new(2, 2).is_err());
+    }
+
+    #[test]
+    fn draws_made_in_parts_equal_draws_made_at_once() {
+        let port = CandlePort::plain(Sampling::All { temperature: 1.0 });
+        let logits = [2.0f32, 1.5, 1.0, 0.5, 0.0];
+        let mut whole = PortDraws::new(&port, &logits, &[], 0..3500, 3).unwrap();
+        whole.advance(usize::MAX).unwrap();
+        let mut first = PortDraws::new(&port, &logits, &[], 0..2000, 3).unwrap();
+        let mut second = PortDraws::new(&port, &logits, &[], 2000..3500, 3).unwrap();
+        first.advance(usize::MAX).unwrap();
+        second.advance(usize::MAX).unwrap();
+        first.absorb(second.counts()).unwrap();
+        assert_eq!(first.counts(), whole.counts());
+        let block = |range| {
+            let mut draws = PortDraws::new(&port, &logits, &[], range, 3).unwrap();
+            draws.advance(usize::MAX).unwrap();
+            draws.counts().to_vec()
+        };
+        assert_ne!(block(0..1000), block(1000..2000), "each block has a stream of its own");
     }
 
     #[test]

@@ -115,6 +115,12 @@ impl GenerationConfig {
         Self::from_json(&value)
     }
 
+    /// The fields as `generation_config.json` text; `from_json_str` reads it back unchanged.
+    pub fn to_json_string(&self) -> String {
+        let map: Map<String, Value> = self.values.iter().map(|(f, v)| (f.to_string(), v.to_json())).collect();
+        Value::Object(map).to_string()
+    }
+
     fn get(&self, field: &str) -> PyValue {
         self.values
             .iter()
@@ -281,5 +287,17 @@ mod tests {
         let p = resolve(json!({"temperature": 0.7}), None);
         assert_eq!(p.warnings().len(), 1);
         assert!(p.warnings()[0].contains("`temperature` is set to `0.7`"));
+    }
+
+    #[test]
+    fn a_generation_config_read_back_from_its_own_text_is_unchanged() {
+        let config = GenerationConfig::from_json(
+            &json!({"temperature": 0.2, "top_p": 0.9, "top_k": null, "do_sample": true, "max_length": 8192}),
+        )
+        .unwrap();
+        assert_eq!(
+            GenerationConfig::from_json_str(&config.to_json_string()).unwrap(),
+            config
+        );
     }
 }

@@ -7,7 +7,7 @@ use super::distribution::{compare, Comparison, Distribution};
 use super::explain::{causes, Cause};
 use super::hf::{Ambiguity, HfSampling, Processor};
 use super::literal::LiteralPort;
-use super::monte_carlo::{summarize, Draws, PortDraws};
+use super::monte_carlo::{summarize, Draws, Part, PortDraws};
 use super::params::{EffectiveParams, GenerateArgs, GenerationConfig, Source};
 use super::port::{sampling_text, CandlePort};
 use super::rust_code::port_program;
@@ -274,18 +274,18 @@ impl Analysis {
 
     /// N draws of each port with the real `LogitsProcessor`, checked against its exact distribution.
     pub fn monte_carlo(&self, input: &Inspection, n: usize, seed: u64) -> Result<MonteCarlo, String> {
-        let mut run = self.monte_carlo_run(input, n, seed);
+        let mut run = self.monte_carlo_run(input, n, seed, Part::WHOLE);
         run.advance(usize::MAX)?;
         Ok(run.finish())
     }
 
-    /// The same draws, to be made in chunks.
-    pub fn monte_carlo_run(&self, input: &Inspection, n: usize, seed: u64) -> MonteCarloRun {
+    /// `part` of the same draws, to be made in chunks.
+    pub fn monte_carlo_run(&self, input: &Inspection, n: usize, seed: u64, part: Part) -> MonteCarloRun {
         let side =
             |port: &CandlePort, exact: &Result<Distribution, String>| -> Result<(PortDraws, Distribution), String> {
                 let exact = exact.as_ref().map_err(Clone::clone)?;
                 Ok((
-                    PortDraws::new(port, &input.logits, &input.context_ids, n, seed)?,
+                    PortDraws::new(port, &input.logits, &input.context_ids, part.draws(n), seed)?,
                     exact.clone(),
                 ))
             };
@@ -303,13 +303,15 @@ impl Analysis {
     }
 }
 
-/// Monte Carlo draws of both ports in progress.
+type Side = Result<(PortDraws, Distribution), String>;
+
+/// Monte Carlo draws in progress.
 pub struct MonteCarloRun {
     draws: usize,
     seed: u64,
     hf: Option<Distribution>,
-    literal: Result<(PortDraws, Distribution), String>,
-    corrected: Option<Result<(PortDraws, Distribution), String>>,
+    literal: Side,
+    corrected: Option<Side>,
 }
 
 impl MonteCarloRun {
@@ -317,6 +319,16 @@ impl MonteCarloRun {
         let corrected = self.corrected.iter_mut().flat_map(|r| r.as_mut().ok());
         self.literal
             .as_mut()
+            .ok()
+            .into_iter()
+            .chain(corrected)
+            .map(|(draws, _)| draws)
+    }
+
+    fn drawn(&self) -> impl Iterator<Item = &PortDraws> {
+        let corrected = self.corrected.iter().flat_map(|r| r.as_ref().ok());
+        self.literal
+            .as_ref()
             .ok()
             .into_iter()
             .chain(corrected)
@@ -332,26 +344,38 @@ impl MonteCarloRun {
         Ok(self.done())
     }
 
-    /// Draws done so far, both ports together.
+    /// Draws this part has made so far, both ports together.
     pub fn done(&self) -> usize {
-        let corrected = self.corrected.iter().flat_map(|r| r.as_ref().ok());
-        self.literal
-            .as_ref()
-            .ok()
-            .into_iter()
-            .chain(corrected)
-            .map(|(d, _)| d.done())
-            .sum()
+        self.drawn().map(PortDraws::done).sum()
     }
 
-    /// Draws to make, both ports together.
+    /// Draws this part makes, both ports together.
     pub fn total(&self) -> usize {
-        let sides = self.literal.is_ok() as usize + self.corrected.iter().filter(|r| r.is_ok()).count();
-        sides * self.draws
+        self.drawn().map(PortDraws::target).sum()
+    }
+
+    /// Every port's counts, one vocabulary after the other, for [`MonteCarloRun::absorb`].
+    pub fn counts(&self) -> Vec<u64> {
+        self.drawn().flat_map(|side| side.counts().iter().copied()).collect()
+    }
+
+    /// Adds the counts of the other parts of the same run (same input, draws and seed).
+    pub fn absorb(&mut self, counts: &[u64]) -> Result<(), String> {
+        let sides: Vec<&mut PortDraws> = self.sides().collect();
+        if counts.len() != sides.iter().map(|s| s.counts().len()).sum::<usize>() {
+            return Err(format!("{} counts do not fit this run's ports", counts.len()));
+        }
+        let mut rest = counts;
+        for side in sides {
+            let (theirs, more) = rest.split_at(side.counts().len());
+            side.absorb(theirs)?;
+            rest = more;
+        }
+        Ok(())
     }
 
     pub fn finish(self) -> MonteCarlo {
-        let summary = |side: Result<(PortDraws, Distribution), String>| -> DrawsOrError {
+        let summary = |side: Side| -> DrawsOrError {
             side.map(|(draws, exact)| summarize(draws.counts(), &exact, self.hf.as_ref(), self.seed))
                 .into()
         };

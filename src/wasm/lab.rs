@@ -1,7 +1,7 @@
 //! The model in the browser: a `Lab` owns one loaded model; a `Generation` is one streamed answer
 //! whose every step can be inspected afterwards.
 
-use super::{args, error, generation_config, to_js, MonteCarloRun};
+use super::{args, error, generation_config, to_js, DrawJob};
 use crate::generation::{inspect_step, step_inspection, Sampler, Semantics, Session};
 use crate::model::{hub::HubFiles, Chat, Model, Precision};
 use crate::sampling::Inspection;
@@ -147,18 +147,16 @@ impl Lab {
         report(&self.model, &input)
     }
 
-    /// `draws` seeded draws of both ports for the token after the chat, made with `advance`.
-    #[wasm_bindgen(js_name = monteCarlo)]
-    pub fn monte_carlo(
+    /// The Monte Carlo input for the token after the chat, for workers without the model.
+    #[wasm_bindgen(js_name = drawJob)]
+    pub fn draw_job(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ChatInput")] chat: JsValue,
         params_json: &str,
         generation_config_json: Option<String>,
-        draws: usize,
-        seed: u64,
-    ) -> Result<MonteCarloRun, JsError> {
+    ) -> Result<DrawJob, JsError> {
         let input = self.next_token(chat, params_json, generation_config_json)?;
-        Ok(MonteCarloRun::new(&input, draws, seed))
+        Ok(DrawJob::new(input, params_json))
     }
 
     /// The raw next-token logits after the chat.
@@ -283,17 +281,16 @@ impl Generation {
         report(self.session.model(), &input)
     }
 
-    #[wasm_bindgen(js_name = monteCarlo)]
-    pub fn monte_carlo(
+    /// The Monte Carlo input for generated token `index`, for workers without the model.
+    #[wasm_bindgen(js_name = drawJob)]
+    pub fn draw_job(
         &self,
         index: usize,
         params_json: &str,
         generation_config_json: Option<String>,
-        draws: usize,
-        seed: u64,
-    ) -> Result<MonteCarloRun, JsError> {
+    ) -> Result<DrawJob, JsError> {
         let input = self.step_input(index, params_json, generation_config_json)?;
-        Ok(MonteCarloRun::new(&input, draws, seed))
+        Ok(DrawJob::new(input, params_json))
     }
 
     /// The raw logits that produced generated token `index`.

@@ -3,7 +3,7 @@
 
 use super::{args, error, generation_config, to_js};
 use crate::logits_file;
-use crate::sampling::{report, Analysis, Inspection};
+use crate::sampling::{report, Analysis, Inspection, Part};
 use wasm_bindgen::prelude::*;
 
 fn inspection(
@@ -38,8 +38,10 @@ pub fn inspect(
 }
 
 /// `draws` seeded draws of both ports with the real candle `LogitsProcessor`, to be made in
-/// chunks with `advance`.
+/// chunks with `advance`; or part `part` of `parts` of them, when threads share the work (the
+/// parts' counts, added up with `absorb`, are the whole run's).
 #[wasm_bindgen(js_name = monteCarlo)]
+#[allow(clippy::too_many_arguments)] // a wasm-bindgen function: JS passes them one by one
 pub fn monte_carlo(
     logits: Vec<f32>,
     params_json: &str,
@@ -47,9 +49,55 @@ pub fn monte_carlo(
     context_ids: Vec<u32>,
     draws: usize,
     seed: u64,
+    part: Option<usize>,
+    parts: Option<usize>,
 ) -> Result<MonteCarloRun, JsError> {
+    let part = Part::new(part.unwrap_or(0), parts.unwrap_or(1)).map_err(error)?;
     let input = inspection(logits, params_json, generation_config_json, context_ids)?;
-    Ok(MonteCarloRun::new(&input, draws, seed))
+    Ok(MonteCarloRun {
+        run: Analysis::run(&input).monte_carlo_run(&input, draws, seed, part),
+    })
+}
+
+/// Everything a Monte Carlo run needs, without the model: a model's step as plain data that a
+/// worker without the model can draw from (`monteCarlo(job.logits, job.params, …)`).
+#[wasm_bindgen]
+pub struct DrawJob {
+    input: Inspection,
+    params_json: String,
+}
+
+impl DrawJob {
+    pub(super) fn new(input: Inspection, params_json: &str) -> DrawJob {
+        DrawJob {
+            input,
+            params_json: params_json.to_string(),
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl DrawJob {
+    #[wasm_bindgen(getter)]
+    pub fn logits(&self) -> Vec<f32> {
+        self.input.logits.clone()
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn params(&self) -> String {
+        self.params_json.clone()
+    }
+
+    /// The `generation_config.json` that applies: the caller's, else the model's own.
+    #[wasm_bindgen(getter, js_name = generationConfig)]
+    pub fn generation_config(&self) -> Option<String> {
+        self.input.generation_config.as_ref().map(|gc| gc.to_json_string())
+    }
+
+    #[wasm_bindgen(getter, js_name = contextIds)]
+    pub fn context_ids(&self) -> Vec<u32> {
+        self.input.context_ids.clone()
+    }
 }
 
 /// Monte Carlo draws in progress: `advance(n)` makes up to n more, `finish()` gives the result
@@ -61,12 +109,6 @@ pub struct MonteCarloRun {
 
 #[wasm_bindgen]
 impl MonteCarloRun {
-    pub(super) fn new(input: &Inspection, draws: usize, seed: u64) -> MonteCarloRun {
-        MonteCarloRun {
-            run: Analysis::run(input).monte_carlo_run(input, draws, seed),
-        }
-    }
-
     /// Makes up to `draws` more draws (both ports together); the number done so far.
     pub fn advance(&mut self, draws: usize) -> Result<usize, JsError> {
         self.run.advance(draws).map_err(error)
@@ -80,6 +122,16 @@ impl MonteCarloRun {
     #[wasm_bindgen(getter)]
     pub fn total(&self) -> usize {
         self.run.total()
+    }
+
+    /// Both ports' counts per token, for `absorb` in the thread that finishes the run.
+    pub fn counts(&self) -> Vec<u64> {
+        self.run.counts()
+    }
+
+    /// Adds the `counts` of another part of the same run.
+    pub fn absorb(&mut self, counts: Vec<u64>) -> Result<(), JsError> {
+        self.run.absorb(&counts).map_err(error)
     }
 
     /// The result of the draws made (all of them, unless the run was stopped early).

@@ -9,7 +9,7 @@ mod lab;
 mod logits;
 
 pub use lab::{Generation, Lab};
-pub use logits::{inspect, monte_carlo, parse_logits, MonteCarloRun};
+pub use logits::{inspect, monte_carlo, parse_logits, DrawJob, MonteCarloRun};
 
 use crate::sampling::{GenerateArgs, GenerationConfig};
 use serde::Serialize;

@@ -169,7 +169,7 @@ test("the explanation and the charts follow the settings", async () => {
   await page.waitForURL(/log=1/);
 });
 
-test("Monte Carlo draws both ports off the main thread, agrees with the CLI, and can be stopped", async () => {
+test("Monte Carlo draws on two workers off the main thread, agrees with the CLI, and can be stopped", async () => {
   const { page, errors } = await openPage(browser);
   const params = { do_sample: true, temperature: 0.7 };
   await page.getByRole("button", { name: "temp 0.7", exact: true }).click();
@@ -185,6 +185,7 @@ test("Monte Carlo draws both ports off the main thread, agrees with the CLI, and
   }
   assert.ok(Number(await page.getByTestId("mc-distinct-literal").textContent()) > 50, "the literal port draws tokens hf never picks");
   assert.equal(await page.getByTestId("mc-outside-corrected").textContent(), "0.00 %");
+  assert.ok(page.workers().some((w) => w.url().endsWith("/draws.js")), "the draw worker took half of the draws");
 
   await page.getByLabel("draws per port").fill("5000000");
   await page.getByRole("button", { name: "Draw", exact: true }).click();

@@ -1,0 +1,30 @@
+// Monte Carlo draws in chunks, shared by the model's worker (worker.js) and its draw worker
+// (draws.js): a progress report and a chance to cancel between two chunks.
+
+/** Draws between two progress reports and chances to cancel: a draw takes 1–2 ms, and a worker
+ * busy for longer than a blink holds up a cancel (and the start of the draw worker). */
+const CHUNK = 100;
+
+/**
+ * Advances `run` (a wasm MonteCarloRun) to its end unless `state.cancelled` turns true.
+ * @returns {Promise<boolean>} whether it was cancelled before its end
+ */
+export async function drawAll(run, state, onProgress) {
+  onProgress(run.done, run.total);
+  while (run.done < run.total) {
+    await nextTask();
+    if (state.cancelled) break;
+    run.advance(CHUNK);
+    onProgress(run.done, run.total);
+  }
+  return run.done < run.total;
+}
+
+/** Lets queued messages (a cancel) run; a MessageChannel avoids setTimeout's 4 ms clamp. */
+export function nextTask() {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = resolve;
+    channel.port2.postMessage(null);
+  });
+}
