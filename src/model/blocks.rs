@@ -87,13 +87,22 @@ impl BlockMatrix {
         let mut quants = vec![0u8; blocks * nq];
         let widened = widened_f16();
         let stored = data.chunks_exact(2 * nf + nq);
-        for ((block, f), q) in stored.zip(factors.chunks_exact_mut(nf)).zip(quants.chunks_exact_mut(nq)) {
+        for ((block, f), q) in stored
+            .zip(factors.chunks_exact_mut(nf))
+            .zip(quants.chunks_exact_mut(nq))
+        {
             for (i, f) in f.iter_mut().enumerate() {
                 *f = widened[u16::from_le_bytes([block[2 * i], block[2 * i + 1]]) as usize];
             }
             q.copy_from_slice(&block[2 * nf..]);
         }
-        BlockMatrix { rows, cols, format, factors, quants }
+        BlockMatrix {
+            rows,
+            cols,
+            format,
+            factors,
+            quants,
+        }
     }
 
     pub fn rows(&self) -> usize {
@@ -120,7 +129,13 @@ impl BlockMatrix {
             factors.extend_from_slice(f);
             quants.extend_from_slice(q);
         }
-        BlockMatrix { rows: self.rows, cols: self.cols, format: self.format, factors, quants }
+        BlockMatrix {
+            rows: self.rows,
+            cols: self.cols,
+            format: self.format,
+            factors,
+            quants,
+        }
     }
 
     /// Rows as f32, bit for bit what candle's `dequantize` gives.
@@ -128,7 +143,9 @@ impl BlockMatrix {
         let mut out = vec![0f32; rows.len() * self.cols];
         for (&r, values) in rows.iter().zip(out.chunks_exact_mut(self.cols)) {
             let (factors, quants) = self.row(r);
-            let blocks = factors.chunks_exact(self.format.factors()).zip(quants.chunks_exact(self.format.quant_bytes()));
+            let blocks = factors
+                .chunks_exact(self.format.factors())
+                .zip(quants.chunks_exact(self.format.quant_bytes()));
             for ((f, q), ys) in blocks.zip(values.chunks_exact_mut(BLOCK)) {
                 dequantize_block(self.format, f, q, ys);
             }
@@ -181,7 +198,11 @@ impl CustomOp1 for BlockMatrix {
         };
         let dims = layout.shape().dims();
         if dims.last() != Some(&self.cols) {
-            candle_core::bail!("block-matmul: activations {dims:?} against a [{}, {}] matrix", self.rows, self.cols)
+            candle_core::bail!(
+                "block-matmul: activations {dims:?} against a [{}, {}] matrix",
+                self.rows,
+                self.cols
+            )
         }
         let xs = &data[start..end];
         let mut out = vec![0f32; xs.len() / self.cols * self.rows];
@@ -302,14 +323,24 @@ mod kernels {
     #[inline(always)]
     fn widen_u8(bytes: v128) -> [v128; 4] {
         let (a, b) = (u16x8_extend_low_u8x16(bytes), u16x8_extend_high_u8x16(bytes));
-        [u32x4_extend_low_u16x8(a), u32x4_extend_high_u16x8(a), u32x4_extend_low_u16x8(b), u32x4_extend_high_u16x8(b)]
+        [
+            u32x4_extend_low_u16x8(a),
+            u32x4_extend_high_u16x8(a),
+            u32x4_extend_low_u16x8(b),
+            u32x4_extend_high_u16x8(b),
+        ]
     }
 
     /// 16 signed bytes as four vectors of i32 lanes, in order.
     #[inline(always)]
     fn widen_i8(bytes: v128) -> [v128; 4] {
         let (a, b) = (i16x8_extend_low_i8x16(bytes), i16x8_extend_high_i8x16(bytes));
-        [i32x4_extend_low_i16x8(a), i32x4_extend_high_i16x8(a), i32x4_extend_low_i16x8(b), i32x4_extend_high_i16x8(b)]
+        [
+            i32x4_extend_low_i16x8(a),
+            i32x4_extend_high_i16x8(a),
+            i32x4_extend_low_i16x8(b),
+            i32x4_extend_high_i16x8(b),
+        ]
     }
 
     /// 16 widened integers times `x[at..at + 16]`, as four lanes.
@@ -357,13 +388,19 @@ mod kernels {
 
     #[inline(always)]
     fn sum_lanes(v: v128) -> f32 {
-        f32x4_extract_lane::<0>(v) + f32x4_extract_lane::<1>(v) + f32x4_extract_lane::<2>(v) + f32x4_extract_lane::<3>(v)
+        f32x4_extract_lane::<0>(v)
+            + f32x4_extract_lane::<1>(v)
+            + f32x4_extract_lane::<2>(v)
+            + f32x4_extract_lane::<3>(v)
     }
 
     pub fn q8_0_row_dot(d: &[f32], quants: &[u8], x: &[f32]) -> f32 {
         let mut acc = f32x4_splat(0.0);
         for ((&d, q), xb) in d.iter().zip(quants.chunks_exact(BLOCK)).zip(x.chunks_exact(BLOCK)) {
-            let s = f32x4_add(dot16(widen_i8(load_bytes(q)), xb, 0), dot16(widen_i8(load_bytes(&q[16..])), xb, 16));
+            let s = f32x4_add(
+                dot16(widen_i8(load_bytes(q)), xb, 0),
+                dot16(widen_i8(load_bytes(&q[16..])), xb, 16),
+            );
             acc = f32x4_add(acc, f32x4_mul(f32x4_splat(d), s));
         }
         sum_lanes(acc)
@@ -376,7 +413,10 @@ mod kernels {
         let blocks = dm.chunks_exact(2).zip(quants.chunks_exact(BLOCK / 2));
         for (((dm, q), xb), &sum) in blocks.zip(x.chunks_exact(BLOCK)).zip(sums) {
             let bytes = load_bytes(q);
-            let s = f32x4_add(dot16(widen_u8(v128_and(bytes, low)), xb, 0), dot16(widen_u8(u8x16_shr(bytes, 4)), xb, 16));
+            let s = f32x4_add(
+                dot16(widen_u8(v128_and(bytes, low)), xb, 0),
+                dot16(widen_u8(u8x16_shr(bytes, 4)), xb, 16),
+            );
             acc = f32x4_add(acc, f32x4_mul(f32x4_splat(dm[0]), s));
             offset += dm[1] * sum;
         }
@@ -404,7 +444,11 @@ mod tests {
             let (q, dense) = quantized(format, 6, 64);
             let m = BlockMatrix::from_qtensor(&q).unwrap().unwrap();
             let ours = m.dequantize().unwrap().flatten_all().unwrap().to_vec1::<f32>().unwrap();
-            assert_eq!(ours, dense.flatten_all().unwrap().to_vec1::<f32>().unwrap(), "{format:?}");
+            assert_eq!(
+                ours,
+                dense.flatten_all().unwrap().to_vec1::<f32>().unwrap(),
+                "{format:?}"
+            );
         }
     }
 
@@ -414,7 +458,9 @@ mod tests {
             let (q, dense) = quantized(format, 40, 96);
             let m = BlockMatrix::from_qtensor(&q).unwrap().unwrap();
             let x = Tensor::from_vec(
-                (0..3 * 96).map(|i| ((i * 31 % 17) as f32 - 8.0) / 3.0).collect::<Vec<_>>(),
+                (0..3 * 96)
+                    .map(|i| ((i * 31 % 17) as f32 - 8.0) / 3.0)
+                    .collect::<Vec<_>>(),
                 (1, 3, 96),
                 &Device::Cpu,
             )
@@ -430,10 +476,16 @@ mod tests {
     #[test]
     fn reordered_rows_move_whole_rows() {
         let (q, dense) = quantized(GgmlDType::Q4_1, 4, 32);
-        let m = BlockMatrix::from_qtensor(&q).unwrap().unwrap().reorder_rows(&[2, 0, 3, 1]);
+        let m = BlockMatrix::from_qtensor(&q)
+            .unwrap()
+            .unwrap()
+            .reorder_rows(&[2, 0, 3, 1]);
         let rows = dense.to_vec2::<f32>().unwrap();
         let got = m.dequantize().unwrap().to_vec2::<f32>().unwrap();
-        assert_eq!(got, vec![rows[2].clone(), rows[0].clone(), rows[3].clone(), rows[1].clone()]);
+        assert_eq!(
+            got,
+            vec![rows[2].clone(), rows[0].clone(), rows[3].clone(), rows[1].clone()]
+        );
     }
 
     #[test]

@@ -140,7 +140,11 @@ impl ExactLlama {
         check_shapes(&weights, hp)?;
         let mut take = |name: String| weights.remove(&name).expect("checked").into_f32();
         let embed = take("model.embed_tokens.weight".into())?;
-        let lm_head = if hp.tied_embeddings { None } else { Some(take("lm_head.weight".into())?) };
+        let lm_head = if hp.tied_embeddings {
+            None
+        } else {
+            Some(take("lm_head.weight".into())?)
+        };
         let norm = take("model.norm.weight".into())?.vector()?;
         let mut layers = Vec::with_capacity(hp.layers);
         for layer in 0..hp.layers {
@@ -163,11 +167,21 @@ impl ExactLlama {
             });
         }
         let (cos, sin) = rotary_tables(hp)?;
-        Ok(ExactLlama { embed, lm_head, norm, layers, cos, sin, hp: hp.clone() })
+        Ok(ExactLlama {
+            embed,
+            lm_head,
+            norm,
+            layers,
+            cos,
+            sin,
+            hp: hp.clone(),
+        })
     }
 
     pub fn new_cache(&self) -> ExactCache {
-        ExactCache { kvs: (0..self.layers.len()).map(|_| None).collect() }
+        ExactCache {
+            kvs: (0..self.layers.len()).map(|_| None).collect(),
+        }
     }
 
     /// Runs `ids` at positions `pos..`, extending `cache`; the logits of the last position.
@@ -242,7 +256,9 @@ fn rotary_tables(hp: &Hyper) -> Result<(Tensor, Tensor)> {
 fn check_shapes(weights: &HashMap<String, Weight>, hp: &Hyper) -> Result<()> {
     for (name, shape) in hp.expected_hf_tensors() {
         let w = weights.get(&name).ok_or_else(|| {
-            ModelError::Missing(format!("the weights have no tensor `{name}`, which a llama model needs"))
+            ModelError::Missing(format!(
+                "the weights have no tensor `{name}`, which a llama model needs"
+            ))
         })?;
         let dims = w.dims();
         if dims != shape {
@@ -273,7 +289,10 @@ mod tests {
                 None => chunk(from, n),
             };
             assert_eq!(k.dims(), all.dims());
-            assert_eq!(k.flatten_all().unwrap().to_vec1::<f32>().unwrap(), all.flatten_all().unwrap().to_vec1::<f32>().unwrap());
+            assert_eq!(
+                k.flatten_all().unwrap().to_vec1::<f32>().unwrap(),
+                all.flatten_all().unwrap().to_vec1::<f32>().unwrap()
+            );
             let doubled = (&all * 2.0).unwrap().flatten_all().unwrap().to_vec1::<f32>().unwrap();
             assert_eq!(v.flatten_all().unwrap().to_vec1::<f32>().unwrap(), doubled);
             expected = Some(all);

@@ -225,10 +225,7 @@ impl<'a> GgufFile<'a> {
     /// row order that undoes llama.cpp's rotary permutation of q and k (transformers and candle's
     /// llama rotate halves; llama.cpp's converter interleaves pairs, and transformers permutes
     /// them back when it loads a GGUF).
-    fn hf_tensors<T>(
-        &self,
-        mut convert: impl FnMut(&str, Option<&[u32]>) -> Result<T>,
-    ) -> Result<HashMap<String, T>> {
+    fn hf_tensors<T>(&self, mut convert: impl FnMut(&str, Option<&[u32]>) -> Result<T>) -> Result<HashMap<String, T>> {
         let hp = self.hyper()?;
         let mut out = HashMap::new();
         let mut put = |gguf: &str, hf: String, heads: Option<usize>| -> Result<()> {
