@@ -5,7 +5,7 @@ pub mod sampler;
 pub mod session;
 
 pub use sampler::{Sampler, Semantics};
-pub use session::{Finish, Session, Step};
+pub use session::{Finish, Prefill, Session, Step};
 
 use crate::model::Model;
 use crate::sampling::{Analysis, GenerateArgs, GenerationConfig, Inspection};

@@ -30,6 +30,22 @@ pub struct Step {
     pub finish: Option<Finish>,
 }
 
+/// A prompt run through the model: the cache it filled and the logits for the next token.
+pub struct Prefill {
+    pub ids: Vec<u32>,
+    pub cache: KvCache,
+    pub logits: Vec<f32>,
+}
+
+impl Prefill {
+    pub fn run(model: &Model, ids: Vec<u32>) -> Result<Self, String> {
+        model.check_ids(&ids)?;
+        let mut cache = model.new_cache()?;
+        let logits = model.forward(&mut cache, &ids, 0)?;
+        Ok(Prefill { ids, cache, logits })
+    }
+}
+
 pub struct Session {
     model: Arc<Model>,
     cache: KvCache,
@@ -47,21 +63,24 @@ pub struct Session {
 impl Session {
     /// Prefills the prompt; no token is chosen yet.
     pub fn start(model: Arc<Model>, prompt: Vec<u32>, sampler: Sampler, max_new_tokens: usize) -> Result<Self, String> {
-        model.check_ids(&prompt)?;
-        let mut cache = model.new_cache()?;
-        let next_logits = model.forward(&mut cache, &prompt, 0)?;
-        Ok(Session {
+        let prefill = Prefill::run(&model, prompt)?;
+        Ok(Self::resume(model, prefill, sampler, max_new_tokens))
+    }
+
+    /// Goes on from a prompt already run through `model` (its cache is taken over, unchanged).
+    pub fn resume(model: Arc<Model>, prefill: Prefill, sampler: Sampler, max_new_tokens: usize) -> Self {
+        Session {
             model,
-            cache,
+            cache: prefill.cache,
             sampler,
-            prompt_len: prompt.len(),
-            ids: prompt,
+            prompt_len: prefill.ids.len(),
+            ids: prefill.ids,
             step_logits: Vec::new(),
-            next_logits,
+            next_logits: prefill.logits,
             max_new_tokens,
             emitted_text: String::new(),
             finish: (max_new_tokens == 0).then_some(Finish::MaxNewTokens),
-        })
+        }
     }
 
     /// Chooses the next token and runs it through the model; `None` once finished.

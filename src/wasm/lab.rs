@@ -2,8 +2,8 @@
 //! whose every step can be inspected afterwards.
 
 use super::{args, error, generation_config, to_js, DrawJob};
-use crate::generation::{inspect_step, step_inspection, Sampler, Semantics, Session};
-use crate::model::{hub::HubFiles, Chat, Model, Precision};
+use crate::generation::{inspect_step, step_inspection, Prefill, Sampler, Semantics, Session};
+use crate::model::{hub::HubFiles, Chat, KvCache, Model, Precision};
 use crate::sampling::Inspection;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -32,8 +32,16 @@ export interface GenerationOptions {
 #[wasm_bindgen]
 pub struct Lab {
     model: Arc<Model>,
-    /// The last prompt's logits: the page re-inspects one prompt under many parameter settings.
-    last: RefCell<Option<(Vec<u32>, Vec<f32>)>>,
+    /// The last prompt run through the model: the page re-inspects one prompt under many
+    /// parameter settings, then generates from it.
+    last: RefCell<Option<LastPrompt>>,
+}
+
+struct LastPrompt {
+    ids: Vec<u32>,
+    logits: Vec<f32>,
+    /// Until a generation of this prompt takes it over: that generation skips the prefill.
+    cache: Option<KvCache>,
 }
 
 /// A chat rendered by the model's template, and its tokens.
@@ -177,14 +185,38 @@ impl Lab {
     }
 
     fn logits_after(&self, ids: &[u32]) -> Result<Vec<f32>, JsError> {
-        if let Some((cached_ids, logits)) = self.last.borrow().as_ref() {
-            if cached_ids == ids {
-                return Ok(logits.clone());
+        if let Some(last) = self.last.borrow().as_ref().filter(|last| last.ids == ids) {
+            return Ok(last.logits.clone());
+        }
+        let Prefill { ids, cache, logits } = Prefill::run(&self.model, ids.to_vec()).map_err(error)?;
+        *self.last.borrow_mut() = Some(LastPrompt {
+            ids,
+            logits: logits.clone(),
+            cache: Some(cache),
+        });
+        Ok(logits)
+    }
+
+    /// The prompt's prefill: the last prompt's cache when it is this prompt's and still unused
+    /// (the same computation, already done), else a new one.
+    fn prefill(&self, prompt: Vec<u32>) -> Result<Prefill, JsError> {
+        let mut last = self.last.borrow_mut();
+        if let Some(last) = last.as_mut().filter(|last| last.ids == prompt) {
+            if let Some(cache) = last.cache.take() {
+                return Ok(Prefill {
+                    ids: prompt,
+                    cache,
+                    logits: last.logits.clone(),
+                });
             }
         }
-        let logits = self.model.next_logits(ids).map_err(error)?;
-        *self.last.borrow_mut() = Some((ids.to_vec(), logits.clone()));
-        Ok(logits)
+        let prefill = Prefill::run(&self.model, prompt).map_err(error)?;
+        *last = Some(LastPrompt {
+            ids: prefill.ids.clone(),
+            logits: prefill.logits.clone(),
+            cache: None,
+        });
+        Ok(prefill)
     }
 
     /// Prefills the chat and returns a generation to step through; nothing is sampled yet.
@@ -204,7 +236,12 @@ impl Lab {
         let seed = options.seed.or(args.seed).unwrap_or(0);
         let sampler = Sampler::new(options.semantics, &args, gc.as_ref(), seed).map_err(error)?;
         let prompt = self.model.chat_ids(&parse_chat(chat)?).map_err(error)?;
-        let session = Session::start(self.model.clone(), prompt, sampler, options.max_new_tokens).map_err(error)?;
+        let session = Session::resume(
+            self.model.clone(),
+            self.prefill(prompt)?,
+            sampler,
+            options.max_new_tokens,
+        );
         Ok(Generation { session })
     }
 

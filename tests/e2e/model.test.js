@@ -117,6 +117,26 @@ test("the wasm API streams tokens to a callback, stops when it returns false, an
   assert.match(result.error, /unknown variant `sideways`/);
 });
 
+test("a generation of the prompt just inspected goes on from its prefill, step for step the generation that prefills", async () => {
+  const page = await pageWithLab();
+  const result = await page.evaluate((chat) => {
+    const lab = window.lab;
+    const options = { params: '{"do_sample": true, "temperature": 0.7}', seed: 5, maxNewTokens: 12 };
+    const run = (generation) => {
+      while (generation.step() !== null);
+      const logits = Array.from({ length: generation.steps }, (_, i) => Array.from(generation.logitsAt(i)));
+      return { ids: Array.from(generation.generatedIds()), logits };
+    };
+    lab.inspect(chat, "{}", null);
+    const resumed = run(lab.startGeneration(chat, options));
+    const prefilled = run(lab.startGeneration(chat, options)); // the inspected prefill is used up
+    return { resumed, prefilled };
+  }, REFERENCE_CHAT);
+  assert.equal(result.resumed.ids.length, 12);
+  assert.deepEqual(result.resumed.ids, result.prefilled.ids);
+  assert.deepEqual(result.resumed.logits, result.prefilled.logits, "bit for bit");
+});
+
 /** A little-endian f32 `.npy` vector (the fixtures transformers wrote). */
 function readNpy(path) {
   const bytes = readFileSync(path);
