@@ -30,7 +30,7 @@ test-native:
 # after the page's build, so that they reuse its compiled dependencies (a test-profile build would
 # compile candle and tokenizers for wasm32 a second time).
 test-wasm: pkg
-	$(WASM_TEST_ENV) scripts/cargo-wasm.sh test --release --locked --test core_parity
+	$(WASM_TEST_ENV) scripts/cargo-wasm.sh test --release --locked --test core_parity --test kernels
 
 test-page: pkg model
 	# The CLI the page is compared with, from the test build (a plain `cargo build` resolves other

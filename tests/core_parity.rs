@@ -2,6 +2,8 @@
 //! Compiled natively by `cargo test` and to wasm32 for headless Chromium by wasm-bindgen-test.
 
 mod common;
+#[macro_use]
+mod both;
 
 use common::{case, cases, Case};
 use sampling_lab::sampling::report::EXACT_TOLERANCE;
@@ -10,15 +12,6 @@ use serde_json::json;
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
-/// Runs a test natively (`#[test]`) and in the browser (`#[wasm_bindgen_test]`).
-macro_rules! both {
-    ($(fn $name:ident() $body:block)*) => {$(
-        #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
-        #[cfg_attr(not(target_arch = "wasm32"), test)]
-        fn $name() $body
-    )*};
-}
 
 fn hf_dist(case: &Case) -> Distribution {
     let analysis = Analysis::run(&case.input);

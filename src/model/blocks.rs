@@ -19,6 +19,13 @@ use half::f16;
 /// Values per block in both formats.
 const BLOCK: usize = 32;
 
+/// Rows per panel of [`BlockMatrix::matmul`]: two f32x4 vectors of outputs.
+const PANEL: usize = 8;
+
+/// Up to this many activation rows a matrix is applied row by row on its blocks; more (a
+/// prompt) go through dequantized panels, which amortise the dequantization over the rows.
+pub const DIRECT_ROWS: usize = 4;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BlockFormat {
     /// `w = d·q + m`, q in 0..16; stored as `d: f16, m: f16, 16 bytes` (low nibbles are values
@@ -142,15 +149,19 @@ impl BlockMatrix {
     pub fn dequantize_rows(&self, rows: &[usize]) -> Vec<f32> {
         let mut out = vec![0f32; rows.len() * self.cols];
         for (&r, values) in rows.iter().zip(out.chunks_exact_mut(self.cols)) {
-            let (factors, quants) = self.row(r);
-            let blocks = factors
-                .chunks_exact(self.format.factors())
-                .zip(quants.chunks_exact(self.format.quant_bytes()));
-            for ((f, q), ys) in blocks.zip(values.chunks_exact_mut(BLOCK)) {
-                dequantize_block(self.format, f, q, ys);
-            }
+            self.dequantize_row(r, values);
         }
         out
+    }
+
+    fn dequantize_row(&self, r: usize, values: &mut [f32]) {
+        let (factors, quants) = self.row(r);
+        let blocks = factors
+            .chunks_exact(self.format.factors())
+            .zip(quants.chunks_exact(self.format.quant_bytes()));
+        for ((f, q), ys) in blocks.zip(values.chunks_exact_mut(BLOCK)) {
+            dequantize_block(self.format, f, q, ys);
+        }
     }
 
     pub fn dequantize(&self) -> candle_core::Result<Tensor> {
@@ -175,6 +186,30 @@ impl BlockMatrix {
                     *y = kernels::q4_1_row_dot(dm, q, x, &sums);
                 }
             }
+        }
+    }
+
+    /// `out[t][r] = Σ_j w[r][j] · xs[t][j]` for every activation row `t` of `xs` (a prompt).
+    ///
+    /// Eight matrix rows at a time are dequantized into a panel that holds column `j` of the eight
+    /// side by side; every activation row then goes past the panel while it sits in cache, eight
+    /// outputs per multiply-add. The dequantized matrix is never written out whole (4 bytes per
+    /// weight, more than the arithmetic costs to read back), and each output is a plain sum over
+    /// `j` of dequantized weight times activation.
+    pub fn matmul(&self, xs: &[f32], out: &mut [f32]) {
+        debug_assert_eq!(xs.len() / self.cols * self.rows, out.len());
+        let mut rows = vec![0f32; PANEL * self.cols];
+        let mut panel = vec![0f32; PANEL * self.cols];
+        for first in (0..self.rows).step_by(PANEL) {
+            let count = PANEL.min(self.rows - first);
+            if count < PANEL {
+                rows.fill(0.0);
+            }
+            for (r, values) in rows.chunks_exact_mut(self.cols).take(count).enumerate() {
+                self.dequantize_row(first + r, values);
+            }
+            kernels::interleave(&rows, self.cols, &mut panel);
+            kernels::panel_product(&panel, xs, out, self.rows, first..first + count);
         }
     }
 
@@ -206,8 +241,12 @@ impl CustomOp1 for BlockMatrix {
         }
         let xs = &data[start..end];
         let mut out = vec![0f32; xs.len() / self.cols * self.rows];
-        for (x, y) in xs.chunks_exact(self.cols).zip(out.chunks_exact_mut(self.rows)) {
-            self.matvec(x, y);
+        if xs.len() / self.cols <= DIRECT_ROWS {
+            for (x, y) in xs.chunks_exact(self.cols).zip(out.chunks_exact_mut(self.rows)) {
+                self.matvec(x, y);
+            }
+        } else {
+            self.matmul(xs, &mut out);
         }
         let mut shape = dims.to_vec();
         *shape.last_mut().unwrap() = self.rows;
@@ -236,7 +275,31 @@ fn dequantize_block(format: BlockFormat, factors: &[f32], quants: &[u8], out: &m
 /// let the compiler pick the vector unit.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 mod kernels {
-    use super::BLOCK;
+    use super::{BLOCK, PANEL};
+    use std::ops::Range;
+
+    /// `panel[j·PANEL + r] = rows[r·cols + j]`: column `j` of the panel's rows side by side.
+    pub fn interleave(rows: &[f32], cols: usize, panel: &mut [f32]) {
+        for (r, row) in rows.chunks_exact(cols).enumerate() {
+            for (j, &w) in row.iter().enumerate() {
+                panel[j * PANEL + r] = w;
+            }
+        }
+    }
+
+    /// `out[t·out_cols + r] = Σ_j panel[j·PANEL + r − rows.start] · xs[t·cols + j]` for `r` in `rows`.
+    pub fn panel_product(panel: &[f32], xs: &[f32], out: &mut [f32], out_cols: usize, rows: Range<usize>) {
+        let cols = panel.len() / PANEL;
+        for (x, y) in xs.chunks_exact(cols).zip(out.chunks_exact_mut(out_cols)) {
+            let mut acc = [0f32; PANEL];
+            for (w, &xj) in panel.chunks_exact(PANEL).zip(x) {
+                for r in 0..PANEL {
+                    acc[r] += w[r] * xj;
+                }
+            }
+            y[rows.clone()].copy_from_slice(&acc[..rows.len()]);
+        }
+    }
 
     type Lanes = [f32; 4];
 
@@ -296,8 +359,82 @@ mod kernels {
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod kernels {
-    use super::BLOCK;
+    use super::{BLOCK, PANEL};
     use core::arch::wasm32::*;
+    use std::ops::Range;
+
+    /// `out[t·out_cols + r] = Σ_j panel[j·PANEL + r − rows.start] · xs[t·cols + j]` for `r` in
+    /// `rows`: four activation rows at a time, so that each panel load feeds four multiply-adds
+    /// and each broadcast activation two.
+    pub fn panel_product(panel: &[f32], xs: &[f32], out: &mut [f32], out_cols: usize, rows: Range<usize>) {
+        let cols = panel.len() / PANEL;
+        let n = xs.len() / cols;
+        assert!(panel.len() == cols * PANEL && xs.len() == n * cols && out.len() == n * out_cols);
+        assert!(rows.start < rows.end && rows.end <= out_cols && rows.len() <= PANEL);
+        let mut t = 0;
+        while t + 4 <= n {
+            tile::<4>(panel, &xs[t * cols..], &mut out[t * out_cols..], out_cols, rows.clone());
+            t += 4;
+        }
+        match n - t {
+            3 => tile::<3>(panel, &xs[t * cols..], &mut out[t * out_cols..], out_cols, rows),
+            2 => tile::<2>(panel, &xs[t * cols..], &mut out[t * out_cols..], out_cols, rows),
+            1 => tile::<1>(panel, &xs[t * cols..], &mut out[t * out_cols..], out_cols, rows),
+            _ => {}
+        }
+    }
+
+    /// `panel[j·PANEL + r] = rows[r·cols + j]`, by 4×4 transposes: four values of four rows at a
+    /// time become four columns of those rows.
+    pub fn interleave(rows: &[f32], cols: usize, panel: &mut [f32]) {
+        assert!(cols % 4 == 0 && rows.len() == PANEL * cols && panel.len() == PANEL * cols);
+        for half in 0..PANEL / 4 {
+            let rows = &rows[4 * half * cols..];
+            for j in (0..cols).step_by(4) {
+                let [a0, a1, a2, a3] = [0, 1, 2, 3].map(|r| load(rows, r * cols + j));
+                let (t0, t1) = (i32x4_shuffle::<0, 4, 1, 5>(a0, a1), i32x4_shuffle::<0, 4, 1, 5>(a2, a3));
+                let (t2, t3) = (i32x4_shuffle::<2, 6, 3, 7>(a0, a1), i32x4_shuffle::<2, 6, 3, 7>(a2, a3));
+                let columns = [
+                    i32x4_shuffle::<0, 1, 4, 5>(t0, t1),
+                    i32x4_shuffle::<2, 3, 6, 7>(t0, t1),
+                    i32x4_shuffle::<0, 1, 4, 5>(t2, t3),
+                    i32x4_shuffle::<2, 3, 6, 7>(t2, t3),
+                ];
+                for (c, column) in columns.into_iter().enumerate() {
+                    store(panel, (j + c) * PANEL + 4 * half, column);
+                }
+            }
+        }
+    }
+
+    /// `T` activation rows (the first `T` of `xs`) against the panel.
+    #[inline(always)]
+    fn tile<const T: usize>(panel: &[f32], xs: &[f32], out: &mut [f32], out_cols: usize, rows: Range<usize>) {
+        let cols = panel.len() / PANEL;
+        assert!(xs.len() >= T * cols && out.len() >= (T - 1) * out_cols + rows.end);
+        let mut acc = [[f32x4_splat(0.0); 2]; T];
+        let (w, x) = (panel.as_ptr(), xs.as_ptr());
+        for j in 0..cols {
+            // SAFETY: j < cols, so the panel's 8 values at j·PANEL and activation t's value at
+            // t·cols + j (t < T) are in bounds (checked above); loads are unaligned.
+            unsafe {
+                let w0 = v128_load(w.add(j * PANEL) as *const v128);
+                let w1 = v128_load(w.add(j * PANEL + 4) as *const v128);
+                for (t, acc) in acc.iter_mut().enumerate() {
+                    let s = v128_load32_splat(x.add(t * cols + j) as *const u32);
+                    acc[0] = f32x4_add(acc[0], f32x4_mul(w0, s));
+                    acc[1] = f32x4_add(acc[1], f32x4_mul(w1, s));
+                }
+            }
+        }
+        for (t, acc) in acc.iter().enumerate() {
+            let mut lanes = [0f32; PANEL];
+            store(&mut lanes, 0, acc[0]);
+            store(&mut lanes, 4, acc[1]);
+            let y = &mut out[t * out_cols..];
+            y[rows.clone()].copy_from_slice(&lanes[..rows.len()]);
+        }
+    }
 
     #[inline(always)]
     fn load(x: &[f32], at: usize) -> v128 {
@@ -421,76 +558,5 @@ mod kernels {
             offset += dm[1] * sum;
         }
         sum_lanes(acc) + offset
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn quantized(format: GgmlDType, rows: usize, cols: usize) -> (QTensor, Tensor) {
-        let values: Vec<f32> = (0..rows * cols)
-            .map(|i| ((i * 7919 % 1000) as f32 / 500.0 - 1.0) * (1.0 + (i % 13) as f32))
-            .collect();
-        let t = Tensor::from_vec(values, (rows, cols), &Device::Cpu).unwrap();
-        let q = QTensor::quantize(&t, format).unwrap();
-        let dense = q.dequantize(&Device::Cpu).unwrap();
-        (q, dense)
-    }
-
-    #[test]
-    fn blocks_dequantize_to_candles_values_bit_for_bit() {
-        for format in [GgmlDType::Q4_1, GgmlDType::Q8_0] {
-            let (q, dense) = quantized(format, 6, 64);
-            let m = BlockMatrix::from_qtensor(&q).unwrap().unwrap();
-            let ours = m.dequantize().unwrap().flatten_all().unwrap().to_vec1::<f32>().unwrap();
-            assert_eq!(
-                ours,
-                dense.flatten_all().unwrap().to_vec1::<f32>().unwrap(),
-                "{format:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn block_matmul_equals_the_dequantized_matmul_up_to_rounding() {
-        for format in [GgmlDType::Q4_1, GgmlDType::Q8_0] {
-            let (q, dense) = quantized(format, 40, 96);
-            let m = BlockMatrix::from_qtensor(&q).unwrap().unwrap();
-            let x = Tensor::from_vec(
-                (0..3 * 96)
-                    .map(|i| ((i * 31 % 17) as f32 - 8.0) / 3.0)
-                    .collect::<Vec<_>>(),
-                (1, 3, 96),
-                &Device::Cpu,
-            )
-            .unwrap();
-            let ours = m.apply(&x).unwrap();
-            let reference = x.broadcast_matmul(&dense.t().unwrap()).unwrap();
-            assert_eq!(ours.dims(), &[1, 3, 40]);
-            let diff = (ours - reference).unwrap().abs().unwrap().max_all().unwrap();
-            assert!(diff.to_scalar::<f32>().unwrap() < 1e-4, "{format:?}: {diff}");
-        }
-    }
-
-    #[test]
-    fn reordered_rows_move_whole_rows() {
-        let (q, dense) = quantized(GgmlDType::Q4_1, 4, 32);
-        let m = BlockMatrix::from_qtensor(&q)
-            .unwrap()
-            .unwrap()
-            .reorder_rows(&[2, 0, 3, 1]);
-        let rows = dense.to_vec2::<f32>().unwrap();
-        let got = m.dequantize().unwrap().to_vec2::<f32>().unwrap();
-        assert_eq!(
-            got,
-            vec![rows[2].clone(), rows[0].clone(), rows[3].clone(), rows[1].clone()]
-        );
-    }
-
-    #[test]
-    fn formats_without_a_kernel_are_left_to_dequantization() {
-        let (q, _) = quantized(GgmlDType::Q4_0, 2, 32);
-        assert!(BlockMatrix::from_qtensor(&q).unwrap().is_none());
     }
 }

@@ -4,15 +4,16 @@
 //! The arithmetic is candle's llama (and transformers'): RMS norm, rotary embeddings on halves,
 //! grouped-query attention with a causal mask, SwiGLU, logits of the last position only.
 
-use super::blocks::BlockMatrix;
+use super::blocks::{BlockMatrix, DIRECT_ROWS};
 use super::error::{ModelError, Result};
 use super::llama::{Hyper, HF_LAYER_TENSORS};
 use candle_core::{DType, Device, IndexOp, Tensor};
 use std::collections::HashMap;
 
-/// Up to this many positions a block matrix is applied directly; a longer prompt is multiplied by
-/// the dequantized matrix (one matrix at a time), where candle's f32 matmul is faster.
-const DIRECT_POSITIONS: usize = 4;
+/// Whether a prompt's block matrices go through this crate's dequantized panels: where an explicit
+/// simd128 kernel exists (the page), they beat dequantizing whole matrices for candle's matmul;
+/// natively candle's matmul (AVX, NEON) on the dequantized matrix is faster than portable lanes.
+const PANELS: bool = cfg!(all(target_arch = "wasm32", target_feature = "simd128"));
 
 /// One weight matrix `[out, in]`.
 pub enum Weight {
@@ -47,7 +48,7 @@ impl Weight {
     fn linear(&self, x: &Tensor) -> Result<Tensor> {
         let positions = x.dim(1)?;
         Ok(match self {
-            Weight::Blocks(b) if positions <= DIRECT_POSITIONS => b.apply(x)?,
+            Weight::Blocks(b) if PANELS || positions <= DIRECT_ROWS => b.apply(x)?,
             Weight::Blocks(b) => x.broadcast_matmul(&b.dequantize()?.t()?)?,
             Weight::Dense(w) => x.broadcast_matmul(&w.t()?)?,
         })

@@ -7,7 +7,7 @@
 //!   weights, kept in their quantization [`blocks`] where a kernel exists.
 //! - [`tokenizer`] / [`chat`]: text to ids as transformers does it for the same files.
 
-mod blocks;
+pub mod blocks;
 pub mod chat;
 mod error;
 pub mod exact;
