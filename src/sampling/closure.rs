@@ -15,9 +15,14 @@ fn retain(prs: &mut [f32], keep: impl Fn(usize) -> bool) {
             *p = 0.0;
         }
     }
-    let kept = normalised(prs);
-    for (p, q) in prs.iter_mut().zip(kept) {
-        *p = q as f32;
+    renormalise(prs);
+}
+
+/// Scales `prs` to sum to 1, in f64 as the warpers see them.
+fn renormalise(prs: &mut [f32]) {
+    let total: f64 = prs.iter().map(|&p| f64::from(p)).sum();
+    for p in prs.iter_mut() {
+        *p = (f64::from(*p) / total) as f32;
     }
 }
 
@@ -34,11 +39,16 @@ fn entropy(probs: &[f64]) -> f64 {
 
 /// `TopKLogitsWarper`: keeps every token at least as probable as the k-th, ties included.
 pub fn top_k_keeping_ties(prs: &mut [f32], k: usize) {
-    let probs = normalised(prs);
     // The k-th largest value in linear time: a full sort would cost more than the draw itself.
-    let mut ranked = probs.clone();
-    let (_, &mut kth, _) = ranked.select_nth_unstable_by(k.clamp(1, probs.len()) - 1, |a, b| b.total_cmp(a));
-    retain(prs, |i| probs[i] >= kth);
+    // Normalising first would not move the cut: one division by the same total keeps the order.
+    let mut ranked = prs.to_vec();
+    let (_, &mut kth, _) = ranked.select_nth_unstable_by(k.clamp(1, prs.len()) - 1, |a, b| b.total_cmp(a));
+    for p in prs.iter_mut() {
+        if *p < kth {
+            *p = 0.0;
+        }
+    }
+    renormalise(prs);
 }
 
 /// `TopPLogitsWarper`: keeps a token while the mass ranked above it is below `top_p`.
