@@ -448,6 +448,7 @@ function setUp() {
   for (const id of ["semantics", "seed", "max-new-tokens"]) $(id).addEventListener("change", saveState);
   // Tests (and anyone debugging recovery) can crash the wasm on purpose: the page must come back.
   window.addEventListener("sampling-lab:trap", () => worker.postMessage({ type: Request.trap }));
+  window.addEventListener("sampling-lab:trap-draws", () => worker.postMessage({ type: Request.trap, target: "draws" }));
   buildParamsForm($("params-form"), () => {
     const { text, error } = paramsText();
     if (error) return showError(error);

@@ -1,7 +1,7 @@
 // The draw worker: the second half of each Monte Carlo run, on a core of its own, for the model's
 // worker (worker.js). It holds no model: a draw job (the step's logits, context and parameters)
 // is all it needs, and its counts are added to the worker's half. Protocol: protocol.js.
-import init, { monteCarlo } from "./pkg/sampling_lab.js";
+import init, { monteCarlo, trap } from "./pkg/sampling_lab.js";
 import { DrawReply, DrawRequest } from "./protocol.js";
 import { drawAll } from "./drawing.js";
 
@@ -14,6 +14,7 @@ onmessage = ({ data }) => {
     ready = init({ module_or_path: data.module });
     return;
   }
+  if (data.type === DrawRequest.trap) return trap();
   if (data.type === DrawRequest.cancel) {
     if (running?.id === data.id) running.cancelled = true;
     return;

@@ -13,7 +13,9 @@
 //   generate    { id, chat, options }           options: GenerationOptions (pkg/sampling_lab.d.ts)
 //   cancel      { id }                          stops generation or Monte Carlo run `id` between
 //                                               two tokens or two chunks of draws
-//   trap        {}                              aborts the wasm as a Rust panic does (recovery tests)
+//   trap        { target }                      aborts the wasm as a Rust panic does (recovery tests):
+//                                               the worker's, or with target "draws" at once the
+//                                               draw worker's (its half of a run is then drawn here)
 //
 // worker → page
 //   started     { simd }                        the wasm is instantiated; no model yet
@@ -39,6 +41,7 @@
 //                                               job: {logits, params, generationConfig, contextIds},
 //                                               the step as plain data; draws: per port
 //   cancel      { id }                          stops run `id` between two chunks of draws
+//   trap        {}                              aborts its wasm at once (recovery tests)
 //
 // draw worker → worker
 //   progress    { id, done, total }             this part's draws, both ports
@@ -74,6 +77,7 @@ export const DrawRequest = Object.freeze({
   init: "init",
   draw: "draw",
   cancel: "cancel",
+  trap: "trap",
 });
 
 export const DrawReply = Object.freeze({

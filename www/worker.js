@@ -25,6 +25,10 @@ async function compileWasm(url) {
 }
 
 onmessage = ({ data }) => {
+  if (data.type === Request.trap && data.target === "draws") {
+    drawWorker?.postMessage({ type: DrawRequest.trap });
+    return;
+  }
   if (data.type === Request.cancel) {
     if (running && running.id === data.id) {
       running.cancelled = true;
@@ -232,7 +236,8 @@ async function monteCarlo(request) {
     const elsewhere = parts === 2 ? drawElsewhere(job, request, report(1)) : null;
     elsewhere?.catch(() => {}); // awaited below, unless this half fails first
     const cancelled = await drawAll(run, running, report(0));
-    if (elsewhere) run.absorb(await elsewhere);
+    // A draw worker that failed leaves its half to this one: the same blocks, the same result.
+    if (elsewhere) run.absorb(await elsewhere.catch(() => drawHere(job, request, report(1))));
     finished = true;
     postMessage({ type: Reply.monteCarlo, id, cancelled: cancelled || running.cancelled, result: run.finish() });
   } finally {
@@ -255,23 +260,38 @@ async function startDrawWorker() {
 
 /** Part 1 of 2 of the run, on the draw worker; resolves to its counts. */
 function drawElsewhere(job, { id, draws, seed }, onProgress) {
-  running.onCancel = () => drawWorker.postMessage({ type: DrawRequest.cancel, id });
+  const worker = drawWorker;
+  running.onCancel = () => worker.postMessage({ type: DrawRequest.cancel, id });
   const counts = new Promise((resolve, reject) => {
-    drawWorker.onmessage = ({ data: reply }) => {
+    worker.onmessage = ({ data: reply }) => {
       if (reply.id !== id) return;
       if (reply.type === DrawReply.progress) onProgress(reply.done, reply.total);
       else if (reply.type === DrawReply.drawn) resolve(reply.counts);
       else reject(new Error(`the draw worker: ${reply.message}`));
     };
-    drawWorker.onerror = (e) => reject(new Error(`the draw worker failed: ${e.message ?? "it did not start"}`));
+    worker.onerror = (e) => {
+      e.preventDefault(); // handled here: the page must not take it for this worker's crash
+      reject(new Error(`the draw worker failed: ${e.message ?? "it did not start"}`));
+    };
   });
-  drawWorker.postMessage({ type: DrawRequest.draw, id, job, draws, seed, part: 1, parts: 2 });
+  worker.postMessage({ type: DrawRequest.draw, id, job, draws, seed, part: 1, parts: 2 });
   return counts.catch((e) => {
     // Its instance may be dead: the next run starts a fresh one.
-    drawWorker.terminate();
-    drawWorker = null;
+    worker.terminate();
+    if (drawWorker === worker) drawWorker = null;
     throw e;
   });
+}
+
+/** Part 1 of 2 of the run, here. */
+async function drawHere(job, { draws, seed }, onProgress) {
+  const run = monteCarloLogits(job.logits, job.params, job.generationConfig, job.contextIds, draws, BigInt(seed), 1, 2);
+  try {
+    await drawAll(run, running, onProgress);
+    return run.counts();
+  } finally {
+    run.free();
+  }
 }
 
 async function generate({ id, chat, options }) {

@@ -41,10 +41,11 @@ export function useBrowser() {
 }
 
 /** A fresh page with the default model loaded; `errors` collects uncaught page errors. */
-export async function openPage(state, query = "") {
+export async function openPage(state, query = "", prepare = async () => {}) {
   const page = await state.browser.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
+  await prepare(page);
   await page.goto(BASE + query);
   await waitReady(page);
   return { page, errors };

@@ -197,6 +197,29 @@ test("Monte Carlo draws on two workers off the main thread, agrees with the CLI,
   assert.deepEqual(errors, []);
 });
 
+test("a draw worker that dies leaves its half to the page's worker, which draws the same", async () => {
+  const drawn = async (sabotage) => {
+    const { page, errors } = await openPage(browser);
+    await page.getByRole("button", { name: "temp 0.7", exact: true }).click();
+    await page.getByTestId("kept-hf").filter({ hasText: /^50$/ }).waitFor();
+    await page.getByLabel("draws per port").fill("3000");
+    await page.getByRole("button", { name: "Draw", exact: true }).click();
+    if (sabotage) {
+      await page.getByTestId("mc-status").filter({ hasText: /draws\/s/ }).waitFor();
+      await page.evaluate(() => window.dispatchEvent(new Event("sampling-lab:trap-draws")));
+    }
+    await page.getByTestId("mc-status").filter({ hasText: "done" }).waitFor({ timeout: 120_000 });
+    const fields = ["draws", "distinct", "outside", "tv", "check", "top"];
+    const figures = await Promise.all(["literal", "corrected"].flatMap((name) => fields.map((f) => page.locator(`#mc-${f}-${name}`).textContent())));
+    await page.close();
+    return { figures, errors };
+  };
+  const shared = await drawn(false);
+  const alone = await drawn(true);
+  assert.deepEqual(alone.figures, shared.figures);
+  assert.deepEqual(alone.errors, []);
+});
+
 test("arguments one by one: not passed, passed, passed as None, and the implicit top_k on show", async () => {
   const { page } = await openPage(browser);
   await page.getByRole("button", { name: "temp 0.7", exact: true }).click();
