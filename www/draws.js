@@ -20,7 +20,7 @@ onmessage = ({ data }) => {
     return;
   }
   queue = queue.then(() => draw(data)).catch((e) => {
-    postMessage({ type: DrawReply.error, id: data.id, message: String(e?.message ?? e), fatal: e instanceof WebAssembly.RuntimeError });
+    postMessage({ type: DrawReply.error, id: data.id, message: String(e?.message ?? e) });
   });
 };
 

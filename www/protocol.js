@@ -46,7 +46,7 @@
 // draw worker → worker
 //   progress    { id, done, total }             this part's draws, both ports
 //   drawn       { id, counts }                  both ports' counts per token (BigUint64Array)
-//   error       { id, message, fatal }
+//   error       { id, message }                 the worker then draws this half itself
 
 /** @typedef {{kind: "url", url: string} | {kind: "bytes", name: string, bytes: ArrayBuffer} | {kind: "hub", base: string}} ModelSource */
 /** @typedef {{system?: string | null, messages: {role: string, content: string}[], answer_prefix?: string}} ChatInput */
