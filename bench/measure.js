@@ -35,7 +35,7 @@ async function measureWasm({ precision }, { model, question, newTokens, draws })
   inspections.sort((a, b) => a - b);
 
   const job = lab.drawJob(chat, PARAMS, null);
-  const run = wasm.monteCarlo(job.logits, job.params, job.generationConfig, job.contextIds, draws, 0n, "both");
+  const run = wasm.monteCarlo(job.logits, job.params, job.generationConfig, job.contextIds, draws, 0n);
   const drawStart = now();
   run.advance(run.total);
   // Per port, as the page counts them; here one thread draws both ports, one after the other.
