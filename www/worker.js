@@ -228,10 +228,12 @@ async function monteCarlo(request) {
   running = { id, cancelled: false };
   let finished = false;
   try {
-    const progress = [{ done: 0, total: 0 }, { done: 0, total: 0 }];
+    // Each part's draws so far and in all; reported once every part has said how many it makes.
+    const progress = Array.from({ length: parts }, () => null);
     const report = (part) => (done, total) => {
       progress[part] = { done, total };
-      postMessage({ type: Reply.progress, id, phase: "draws", loaded: progress[0].done + progress[1].done, total: progress[0].total + progress[1].total });
+      if (progress.includes(null)) return;
+      postMessage({ type: Reply.progress, id, phase: "draws", loaded: sum(progress.map((p) => p.done)), total: sum(progress.map((p) => p.total)) });
     };
     const elsewhere = parts === 2 ? drawElsewhere(job, request, report(1)) : null;
     elsewhere?.catch(() => {}); // awaited below, unless this half fails first
@@ -281,6 +283,10 @@ function drawElsewhere(job, { id, draws, seed }, onProgress) {
     if (drawWorker === worker) drawWorker = null;
     throw e;
   });
+}
+
+function sum(values) {
+  return values.reduce((a, b) => a + b, 0);
 }
 
 /** Part 1 of 2 of the run, here. */
