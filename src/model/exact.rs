@@ -4,16 +4,11 @@
 //! The arithmetic is candle's llama (and transformers'): RMS norm, rotary embeddings on halves,
 //! grouped-query attention with a causal mask, SwiGLU, logits of the last position only.
 
-use super::blocks::{BlockMatrix, DIRECT_ROWS};
+use super::blocks::BlockMatrix;
 use super::error::{ModelError, Result};
 use super::llama::{Hyper, HF_LAYER_TENSORS};
 use candle_core::{DType, Device, IndexOp, Tensor};
 use std::collections::HashMap;
-
-/// Whether a prompt's block matrices go through this crate's dequantized panels: where an explicit
-/// simd128 kernel exists (the page), they beat dequantizing whole matrices for candle's matmul;
-/// natively candle's matmul (AVX, NEON) on the dequantized matrix is faster than portable lanes.
-const PANELS: bool = cfg!(all(target_arch = "wasm32", target_feature = "simd128"));
 
 /// One weight matrix `[out, in]`.
 pub enum Weight {
@@ -46,10 +41,8 @@ impl Weight {
 
     /// `x · wᵀ` for `x: [batch, positions, in]`.
     fn linear(&self, x: &Tensor) -> Result<Tensor> {
-        let positions = x.dim(1)?;
         Ok(match self {
-            Weight::Blocks(b) if PANELS || positions <= DIRECT_ROWS => b.apply(x)?,
-            Weight::Blocks(b) => x.broadcast_matmul(&b.dequantize()?.t()?)?,
+            Weight::Blocks(b) => b.apply(x)?,
             Weight::Dense(w) => x.broadcast_matmul(&w.t()?)?,
         })
     }
