@@ -1,5 +1,11 @@
 // Monte Carlo draws in chunks, shared by the model's worker (worker.js) and its draw worker
 // (draws.js): a progress report and a chance to cancel between two chunks.
+import { monteCarlo } from "./pkg/sampling_lab.js";
+
+/** Part `part` of `parts` of the run for a draw job (worker.js's `drawJob`), as a wasm MonteCarloRun. */
+export function partOfRun(job, draws, seed, part, parts) {
+  return monteCarlo(job.logits, job.params, job.generationConfig, job.contextIds, draws, BigInt(seed), part, parts);
+}
 
 /** Draws between two progress reports and chances to cancel: a draw takes 1–2 ms, and a worker
  * busy for longer than a blink holds up a cancel (and the start of the draw worker). */

@@ -1,9 +1,9 @@
 // The draw worker: the second half of each Monte Carlo run, on a core of its own, for the model's
 // worker (worker.js). It holds no model: a draw job (the step's logits, context and parameters)
 // is all it needs, and its counts are added to the worker's half. Protocol: protocol.js.
-import init, { monteCarlo, trap } from "./pkg/sampling_lab.js";
+import init, { trap } from "./pkg/sampling_lab.js";
 import { DrawReply, DrawRequest } from "./protocol.js";
-import { drawAll } from "./drawing.js";
+import { drawAll, partOfRun } from "./drawing.js";
 
 let ready = null;
 let running = null; // { id, cancelled } while drawing
@@ -26,7 +26,7 @@ onmessage = ({ data }) => {
 
 async function draw({ id, job, draws, seed, part, parts }) {
   await (ready ??= init());
-  const run = monteCarlo(job.logits, job.params, job.generationConfig, job.contextIds, draws, BigInt(seed), part, parts);
+  const run = partOfRun(job, draws, seed, part, parts);
   running = { id, cancelled: false };
   try {
     const onProgress = (done, total) => postMessage({ type: DrawReply.progress, id, done, total });

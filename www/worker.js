@@ -1,7 +1,7 @@
 // Owns the wasm instance and the loaded model; answers the page's requests (protocol.js).
-import init, { Lab, inspect as inspectLogits, monteCarlo as monteCarloLogits, parseLogits, simd, trap } from "./pkg/sampling_lab.js";
+import init, { Lab, inspect as inspectLogits, parseLogits, simd, trap } from "./pkg/sampling_lab.js";
 import { DrawReply, DrawRequest, Reply, Request } from "./protocol.js";
-import { drawAll, nextTask } from "./drawing.js";
+import { drawAll, nextTask, partOfRun } from "./drawing.js";
 
 /** @type {Lab | null} */
 let lab = null;
@@ -224,7 +224,7 @@ async function monteCarlo(request) {
   const job = drawJob(request);
   drawWorker ??= await startDrawWorker();
   const parts = drawWorker ? 2 : 1;
-  const run = monteCarloLogits(job.logits, job.params, job.generationConfig, job.contextIds, draws, BigInt(seed), 0, parts);
+  const run = partOfRun(job, draws, seed, 0, parts);
   running = { id, cancelled: false };
   let finished = false;
   try {
@@ -291,7 +291,7 @@ function sum(values) {
 
 /** Part 1 of 2 of the run, here. */
 async function drawHere(job, { draws, seed }, onProgress) {
-  const run = monteCarloLogits(job.logits, job.params, job.generationConfig, job.contextIds, draws, BigInt(seed), 1, 2);
+  const run = partOfRun(job, draws, seed, 1, 2);
   try {
     await drawAll(run, running, onProgress);
     return run.counts();

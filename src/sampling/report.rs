@@ -281,14 +281,13 @@ impl Analysis {
 
     /// `part` of the same draws, to be made in chunks.
     pub fn monte_carlo_run(&self, input: &Inspection, n: usize, seed: u64, part: Part) -> MonteCarloRun {
-        let side =
-            |port: &CandlePort, exact: &Result<Distribution, String>| -> Result<(PortDraws, Distribution), String> {
-                let exact = exact.as_ref().map_err(Clone::clone)?;
-                Ok((
-                    PortDraws::new(port, &input.logits, &input.context_ids, part.draws(n), seed)?,
-                    exact.clone(),
-                ))
-            };
+        let side = |port: &CandlePort, exact: &Result<Distribution, String>| -> Side {
+            let exact = exact.as_ref().map_err(Clone::clone)?;
+            Ok((
+                PortDraws::new(port, &input.logits, &input.context_ids, part.draws(n), seed)?,
+                exact.clone(),
+            ))
+        };
         let corrected = match (&self.corrected, &self.corrected_dist) {
             (Some(port), Some(exact)) => Some(side(port, exact)),
             _ => None,
