@@ -103,6 +103,7 @@ test("embed mode shows the panels without the page's controls, with a link back"
   const { page } = await openPage(browser, "?embed=1&preset=top-k-40&params=%7B%22do_sample%22%3Atrue%2C%22top_k%22%3A40%7D");
   await page.getByTestId("kept-hf").filter({ hasText: /^40$/ }).waitFor();
   assert.equal(await page.getByRole("button", { name: "Generate" }).isVisible(), false);
+  for (const control of ["#exercises-link", "#hub-repo", "#model-file"]) assert.equal(await page.locator(control).isVisible(), false, control);
   assert.equal(await page.locator("#panel-literal").isVisible(), true);
   const back = page.getByRole("link", { name: /Open in sampling-lab/ });
   assert.doesNotMatch(await back.getAttribute("href"), /embed=/);
