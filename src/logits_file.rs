@@ -23,14 +23,13 @@ fn parse_npy(bytes: &[u8]) -> Result<Vec<f32>, String> {
     let truncated = || "truncated .npy file".to_string();
     let major = *bytes.get(6).ok_or_else(truncated)?;
     let (header_len, start) = match major {
-        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
-        2 | 3 => (
-            u32::from_le_bytes(bytes.get(8..12).ok_or_else(truncated)?.try_into().unwrap()) as usize,
-            12,
-        ),
+        1 => (u16::from_le_bytes(le_bytes(bytes, 8).ok_or_else(truncated)?) as usize, 10usize),
+        2 | 3 => (u32::from_le_bytes(le_bytes(bytes, 8).ok_or_else(truncated)?) as usize, 12),
         v => return Err(format!("unsupported .npy version {v}")),
     };
-    let header = std::str::from_utf8(bytes.get(start..start + header_len).ok_or_else(truncated)?)
+    // A claimed length past the file is a truncated file, also where adding it would overflow.
+    let data_start = start.checked_add(header_len).ok_or_else(truncated)?;
+    let header = std::str::from_utf8(bytes.get(start..data_start).ok_or_else(truncated)?)
         .map_err(|_| "the .npy header is not text".to_string())?;
     let descr = header_value(header, "descr").ok_or("the .npy header has no descr")?;
     if descr != "'<f4'" {
@@ -51,12 +50,11 @@ fn parse_npy(bytes: &[u8]) -> Result<Vec<f32>, String> {
             "logits must be 1-D (one step over the vocabulary), this .npy has shape {shape}"
         ));
     };
-    let data = &bytes[start + header_len..];
-    if data.len() != len * 4 {
+    let data = &bytes[data_start..];
+    if len.checked_mul(4) != Some(data.len()) {
         return Err(format!(
-            "the .npy data holds {} bytes, shape {shape} needs {}",
-            data.len(),
-            len * 4
+            "the .npy data holds {} bytes, shape {shape} needs {len} × 4",
+            data.len()
         ));
     }
     check_len(
@@ -64,6 +62,11 @@ fn parse_npy(bytes: &[u8]) -> Result<Vec<f32>, String> {
             .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
             .collect(),
     )
+}
+
+/// `N` bytes at `at`, for a little-endian integer, or `None` past the end.
+fn le_bytes<const N: usize>(bytes: &[u8], at: usize) -> Option<[u8; N]> {
+    bytes.get(at..at.checked_add(N)?)?.try_into().ok()
 }
 
 /// The value text of `'key': value` in an npy header dict (tuples kept whole).
@@ -111,5 +114,27 @@ mod tests {
     #[test]
     fn reads_a_json_array() {
         assert_eq!(parse_logits(b"[3, 2, 2, 1]").unwrap(), vec![3.0, 2.0, 2.0, 1.0]);
+    }
+
+    #[test]
+    fn every_truncation_of_an_npy_is_an_error_not_a_panic() {
+        let data: Vec<u8> = [1.5f32, -2.0].iter().flat_map(|x| x.to_le_bytes()).collect();
+        let whole = npy("<f4", "(2,)", &data);
+        for cut in 0..whole.len() {
+            assert!(parse_logits(&whole[..cut]).is_err(), "{cut} bytes");
+        }
+        for version in [1u8, 2, 3] {
+            for len in 6..=12 {
+                let mut short = b"\x93NUMPY".to_vec();
+                short.extend_from_slice(&[version, 0, 0xff, 0xff, 0xff, 0xff][..len - 6]);
+                assert!(parse_logits(&short).is_err(), "version {version}, {len} bytes");
+            }
+        }
+    }
+
+    #[test]
+    fn a_shape_whose_byte_count_overflows_is_refused() {
+        let err = parse_logits(&npy("<f4", "(4611686018427387905,)", &[0; 4])).unwrap_err();
+        assert!(err.contains("needs"), "{err}");
     }
 }
