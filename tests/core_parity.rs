@@ -5,10 +5,14 @@ mod common;
 #[macro_use]
 mod both;
 
-use common::{case, cases, Case};
+use common::{case, cases, file, Case};
+use sampling_lab::logits_file::parse_logits;
+use sampling_lab::sampling::dflash::DflashSampling;
+use sampling_lab::sampling::params::Field;
+use sampling_lab::sampling::pyvalue::PyValue;
 use sampling_lab::sampling::report::EXACT_TOLERANCE;
-use sampling_lab::sampling::{Analysis, Distribution, Part};
-use serde_json::json;
+use sampling_lab::sampling::{Analysis, Distribution, GenerateArgs, Part};
+use serde_json::{json, Value};
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
@@ -162,8 +166,88 @@ both! {
             run
         };
         let (mut first, second) = (part(0), part(1));
-        assert_eq!((first.total(), second.total()), (2 * 2000, 2 * 1500));
+        // Three candle ports draw: literal, corrected and DFlash's.
+        assert_eq!((first.total(), second.total()), (3 * 2000, 3 * 1500));
         first.absorb(&second.counts()).unwrap();
         assert_eq!(serde_json::to_value(first.finish()).unwrap(), serde_json::to_value(whole).unwrap());
     }
+
+    fn dflash_draws_from_what_torch_samples_at_every_temperature() {
+        let fixture: Value = serde_json::from_slice(file("dflash.json")).unwrap();
+        let mut checked = 0;
+        for case in fixture["cases"].as_array().unwrap() {
+            let name = format!("{} at T={}", case["logits"], case["temperature"]);
+            let dflash = dflash_at(case["temperature"].as_f64().unwrap());
+            let ours = dflash.distribution(&dflash_logits(&fixture, case["logits"].as_str().unwrap())).unwrap();
+            if let Some(argmax) = case["argmax"].as_u64() {
+                assert_eq!(ours.support, [(argmax as u32, 1.0)], "{name}: argmax");
+            } else {
+                assert_dflash_support(&name, &ours, case);
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 48);
+    }
+
+    fn dflash_s_candle_port_draws_from_dflash_s_distribution() {
+        let fixture: Value = serde_json::from_slice(file("dflash.json")).unwrap();
+        for t in [9.9e-6, 1e-5, 0.3, 0.6, 1.0, 1.7] {
+            for logits in ["reference", "near_tie_at_threshold"] {
+                let dflash = dflash_at(t);
+                let logits = dflash_logits(&fixture, logits);
+                let exact = dflash.distribution(&logits).unwrap();
+                let port = dflash.candle_port().distribution(&logits, &[]).unwrap();
+                let c = sampling_lab::sampling::distribution::compare(&exact, &port);
+                assert!(c.max_abs_diff <= EXACT_TOLERANCE, "T={t}: max |Δp| {}", c.max_abs_diff);
+            }
+        }
+    }
+
+    fn dflash_s_candle_port_passes_monte_carlo_with_the_real_logits_processor() {
+        let c = case("t07_default");
+        let mc = serde_json::to_value(Analysis::run(&c.input).monte_carlo(&c.input, 2_000, 5).unwrap()).unwrap();
+        assert_eq!(mc["dflash"]["consistent"], json!(true), "{}", mc["dflash"]);
+    }
+
+    fn dflash_at_temperature_0_6_is_not_generate_at_temperature_0_6() {
+        let report = Analysis::run(&case("t07_default").input).report();
+        assert_eq!((report.hf.entry.kept, report.dflash.entry.kept), (50, 49152));
+        assert!(report.causes.iter().any(|c| c.rule == "dflash_temperature_only"), "{:?}", report.causes);
+    }
+}
+
+fn dflash_at(t: f64) -> DflashSampling {
+    let mut args = GenerateArgs::default();
+    args.set(Field::Temperature, PyValue::Float(t));
+    DflashSampling::from_args(&args).unwrap()
+}
+
+fn dflash_logits(fixture: &Value, name: &str) -> Vec<f32> {
+    match fixture["synthetic"].get(name) {
+        Some(values) => values.as_array().unwrap().iter().map(|v| v.as_f64().unwrap() as f32).collect(),
+        None => parse_logits(file(&format!("logits/{name}.npy"))).unwrap(),
+    }
+}
+
+/// The kept set exactly; listed probabilities within 1e-6; unlisted ones below the listing cut.
+fn assert_dflash_support(name: &str, ours: &Distribution, case: &Value) {
+    let ids = |key: &str| case.get(key).map(|v| v.as_array().unwrap().iter().map(|i| i.as_u64().unwrap() as u32).collect::<Vec<_>>());
+    let mut kept: Vec<u32> = ours.support.iter().map(|(i, _)| *i).collect();
+    kept.sort_unstable();
+    assert_eq!(kept.len() as u64, case["kept"].as_u64().unwrap(), "{name}: kept count");
+    if let Some(expected) = ids("kept_ids") {
+        assert_eq!(kept, expected, "{name}: kept ids");
+    }
+    if let Some(zero) = ids("zero_ids") {
+        assert!(zero.iter().all(|z| kept.binary_search(z).is_err()), "{name}: a token torch cannot draw is kept");
+    }
+    let dense = ours.dense();
+    let mut listed = vec![false; dense.len()];
+    for pair in case["probs"].as_array().unwrap() {
+        let (id, p) = (pair[0].as_u64().unwrap() as usize, pair[1].as_f64().unwrap());
+        listed[id] = true;
+        assert!((dense[id] - p).abs() <= EXACT_TOLERANCE, "{name}: token {id}: {} vs torch {p}", dense[id]);
+    }
+    let unlisted_max = dense.iter().zip(&listed).filter(|(_, l)| !**l).map(|(p, _)| *p).fold(0.0, f64::max);
+    assert!(unlisted_max <= 1e-5 + EXACT_TOLERANCE, "{name}: an unlisted token has p = {unlisted_max}");
 }

@@ -33,8 +33,7 @@ pub fn step_inspection(
 pub fn inspect_step(model: &Model, input: &Inspection) -> Result<Value, String> {
     let report = Analysis::run(input).report();
     let mut ids = BTreeSet::new();
-    let supports = [&report.hf.entry, &report.literal, &report.corrected.entry];
-    for entry in supports {
+    for (_, entry) in report.entries() {
         ids.extend(entry.support.iter().map(|(id, _)| *id));
     }
     let mut value = serde_json::to_value(report).map_err(|e| e.to_string())?;

@@ -1,7 +1,10 @@
-//! Choosing each generated token under one of the three semantics the core describes.
+//! Choosing each generated token under one of the semantics the core describes.
 
 use crate::sampling::corrected::corrected_port;
+use crate::sampling::dflash::DflashSampling;
+use crate::sampling::distribution::Distribution;
 use crate::sampling::port::CandlePort;
+use crate::sampling::transformers_js::TransformersJs;
 use crate::sampling::{EffectiveParams, GenerateArgs, GenerationConfig, HfSampling, LiteralPort};
 use candle_core::Tensor;
 use candle_transformers::generation::LogitsProcessor;
@@ -12,7 +15,7 @@ use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum Semantics {
     /// What transformers samples from (its distribution, drawn with a seeded generator).
     Hf,
@@ -20,25 +23,49 @@ pub enum Semantics {
     Literal,
     /// The corrected candle port, drawn by candle's `LogitsProcessor`.
     Corrected,
+    /// DFlash's `sample()`, drawn by its candle port's `LogitsProcessor`.
+    Dflash,
+    /// transformers.js' sampler (its distribution, drawn with a seeded generator).
+    TransformersJs,
+}
+
+impl Semantics {
+    pub const ALL: [Semantics; 5] = [
+        Semantics::Hf,
+        Semantics::Literal,
+        Semantics::Corrected,
+        Semantics::Dflash,
+        Semantics::TransformersJs,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Semantics::Hf => "hf",
+            Semantics::Literal => "literal",
+            Semantics::Corrected => "corrected",
+            Semantics::Dflash => "dflash",
+            Semantics::TransformersJs => "transformers_js",
+        }
+    }
 }
 
 impl std::str::FromStr for Semantics {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "hf" => Ok(Semantics::Hf),
-            "literal" => Ok(Semantics::Literal),
-            "corrected" => Ok(Semantics::Corrected),
-            other => Err(format!(
-                "semantics must be `hf`, `literal` or `corrected`, not `{other}`"
-            )),
-        }
+        Semantics::ALL.into_iter().find(|x| x.name() == s).ok_or_else(|| {
+            let names: Vec<String> = Semantics::ALL.iter().map(|x| format!("`{}`", x.name())).collect();
+            format!("semantics must be one of {}, not `{s}`", names.join(", "))
+        })
     }
 }
 
 pub enum Sampler {
     Hf {
         hf: HfSampling,
+        rng: StdRng,
+    },
+    TransformersJs {
+        tjs: TransformersJs,
         rng: StdRng,
     },
     Port {
@@ -64,6 +91,11 @@ impl Sampler {
             },
             Semantics::Literal => Self::port(LiteralPort::from_args(args).port, seed),
             Semantics::Corrected => Self::port(corrected_port(&hf()?), seed),
+            Semantics::Dflash => Self::port(DflashSampling::from_args(args)?.candle_port(), seed),
+            Semantics::TransformersJs => Sampler::TransformersJs {
+                tjs: TransformersJs::from_args(args, generation_config)?,
+                rng: StdRng::seed_from_u64(seed),
+            },
         })
     }
 
@@ -75,15 +107,19 @@ impl Sampler {
     /// The next token given this step's raw logits and every id so far (prompt included).
     pub fn next(&mut self, logits: &[f32], context: &[u32]) -> Result<u32, String> {
         match self {
-            Sampler::Hf { hf, rng } => {
-                let support = hf.apply(logits, context).distribution.support;
-                let index = WeightedIndex::new(support.iter().map(|(_, p)| *p)).map_err(|e| e.to_string())?;
-                Ok(support[index.sample(rng)].0)
-            }
+            Sampler::Hf { hf, rng } => draw(&hf.apply(logits, context).distribution, rng),
+            Sampler::TransformersJs { tjs, rng } => draw(&tjs.distribution(logits, context), rng),
             Sampler::Port { port, processor } => {
                 let prepared: Tensor = port.prepared_logits(logits, context)?;
                 port.draw(processor, &prepared)
             }
         }
     }
+}
+
+/// One seeded draw from an exact distribution (the columns whose own generator is not candle's).
+fn draw(distribution: &Distribution, rng: &mut StdRng) -> Result<u32, String> {
+    let support = &distribution.support;
+    let index = WeightedIndex::new(support.iter().map(|(_, p)| *p)).map_err(|e| e.to_string())?;
+    Ok(support[index.sample(rng)].0)
 }

@@ -38,6 +38,17 @@ impl Distribution {
         }
     }
 
+    /// softmax whose support is what torch's f32 softmax leaves drawable: a token whose
+    /// `exp(score − max) / sum`, in f32, underflows to zero is never drawn, however finite its
+    /// score. The probabilities stay f64.
+    pub fn softmax_drawable_in_f32(scores: &[f32]) -> Self {
+        let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let sum = scores.iter().map(|s| f64::from((s - max).exp())).sum::<f64>() as f32;
+        let mut d = Self::softmax_of_finite(scores);
+        d.support.retain(|(i, _)| (scores[*i as usize] - max).exp() / sum > 0.0);
+        d
+    }
+
     pub fn one_hot(token: usize, vocab: usize) -> Self {
         Distribution {
             vocab,

@@ -4,26 +4,41 @@
 use super::distribution::Distribution;
 use super::hf::Processor;
 use super::literal::REPEAT_LAST_N;
-use super::params::Source;
+use super::params::{Field, Source};
 use super::port::PenaltyWindow;
 use super::report::{Analysis, Inspection};
 use super::steps::ProbStep;
 use candle_transformers::generation::Sampling;
 use serde::Serialize;
 
-/// One reason for a difference: a stable `rule` name and a sentence for readers.
+/// One reason for a difference: the column that departs from hf, a stable `rule` name and a
+/// sentence for readers.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Cause {
+    pub column: &'static str,
     pub rule: &'static str,
     pub text: String,
 }
 
 fn cause(rule: &'static str, text: String) -> Cause {
-    Cause { rule, text }
+    Cause {
+        column: "literal",
+        rule,
+        text,
+    }
 }
 
-/// The causes that apply to this step, most fundamental first; empty when the ports agree.
+/// Every column's causes: the literal port's, then DFlash's and transformers.js' where their
+/// distribution departs from hf's.
 pub fn causes(input: &Inspection, analysis: &Analysis) -> Vec<Cause> {
+    let mut out = literal_causes(input, analysis);
+    out.extend(dflash::causes(analysis));
+    out.extend(transformers_js::causes(analysis));
+    out
+}
+
+/// The causes that make the literal port differ, most fundamental first; empty when it agrees.
+pub fn literal_causes(input: &Inspection, analysis: &Analysis) -> Vec<Cause> {
     let mut out = Vec::new();
     let (hf, outcome) = match &analysis.hf {
         Ok(pair) => pair,
@@ -40,22 +55,23 @@ pub fn causes(input: &Inspection, analysis: &Analysis) -> Vec<Cause> {
         _ => None,
     });
     if let (Some(k), false, true) = (hf_k, literal_has_k, hf.do_sample) {
-        if e.source("top_k") != Source::Passed {
+        if e.source(Field::TopK) != Source::Passed {
             out.push(cause("implicit_top_k", format!(
                 "top_k was not passed, so transformers uses top_k={k} (from {}); the literal port has no top_k and keeps {} tokens.",
-                source_name(e.source("top_k")), kept(&analysis.literal_dist))));
+                source_name(e.source(Field::TopK)), kept(&analysis.literal_dist))));
         }
     }
     let from_gc: Vec<&str> = [
-        "do_sample",
-        "temperature",
-        "top_p",
-        "min_p",
-        "typical_p",
-        "repetition_penalty",
+        Field::DoSample,
+        Field::Temperature,
+        Field::TopP,
+        Field::MinP,
+        Field::TypicalP,
+        Field::RepetitionPenalty,
     ]
     .into_iter()
-    .filter(|f| e.source(f) == Source::GenerationConfig)
+    .filter(|f| e.source(*f) == Source::GenerationConfig)
+    .map(Field::name)
     .collect();
     if !from_gc.is_empty() {
         out.push(cause(
@@ -153,6 +169,117 @@ fn source_name(source: Source) -> &'static str {
     }
 }
 
+/// Whether `column` draws from hf's distribution (same support, probabilities within 1e-6).
+fn departs(analysis: &Analysis, column: Option<&Distribution>) -> bool {
+    match (analysis.hf_distribution(), column) {
+        (Some(hf), Some(other)) => {
+            let c = super::distribution::compare(hf, other);
+            c.max_abs_diff > super::report::EXACT_TOLERANCE || c.only_hf.count + c.only_port.count > 0
+        }
+        _ => true,
+    }
+}
+
+/// hf's warpers and processors as `name=value`, the ones another engine lacks marked by `lacks`.
+fn hf_steps(analysis: &Analysis, lacks: impl Fn(&Processor) -> bool) -> Vec<String> {
+    let Ok((hf, _)) = &analysis.hf else { return Vec::new() };
+    hf.processors
+        .iter()
+        .filter(|p| lacks(p))
+        .map(|p| {
+            let field = p.field();
+            let implicit = if analysis.effective.source(field) == Source::Default { " (implicit)" } else { "" };
+            format!("{}={}{implicit}", field.name(), analysis.effective.get(field).repr())
+        })
+        .collect()
+}
+
+mod dflash {
+    use super::*;
+
+    fn cause(rule: &'static str, text: String) -> Cause {
+        Cause { column: "dflash", rule, text }
+    }
+
+    pub fn causes(analysis: &Analysis) -> Vec<Cause> {
+        let Ok((dflash, dist)) = &analysis.dflash else {
+            let message = analysis.dflash.as_ref().err().map(ToString::to_string).unwrap_or_default();
+            return vec![cause("dflash_refused", format!("DFlash's sample() cannot run: {message}"))];
+        };
+        if !departs(analysis, Some(dist)) {
+            return Vec::new();
+        }
+        let t = analysis.effective.get(Field::Temperature).repr();
+        let hf = match &analysis.hf {
+            Ok((hf, _)) => hf,
+            Err(message) => {
+                let what = if dflash.is_greedy() { "takes the argmax" } else { "samples" };
+                return vec![cause("dflash_refused_by_hf", format!(
+                    "transformers refuses these arguments (“{message}”); DFlash's sample() reads only the temperature and {what}."))];
+            }
+        };
+        let mut out = Vec::new();
+        if dflash.is_greedy() && hf.do_sample {
+            out.push(cause("dflash_threshold", format!(
+                "DFlash's temperature {} is below 1e-5, so sample() takes the argmax; transformers samples at temperature={t}.",
+                super::super::pyvalue::float_repr(dflash.temperature))));
+        } else if !dflash.is_greedy() && !hf.do_sample {
+            out.push(cause("dflash_no_do_sample", format!(
+                "DFlash has no do_sample: at temperature {} it samples, where generate() without do_sample=True decodes greedily.",
+                super::super::pyvalue::float_repr(dflash.temperature))));
+        }
+        let lacked = hf_steps(analysis, |p| !matches!(p, Processor::Temperature(_)));
+        if !dflash.is_greedy() && hf.do_sample && !lacked.is_empty() {
+            out.push(cause("dflash_temperature_only", format!(
+                "DFlash's sample() is temperature alone: transformers also applies {}; DFlash keeps {} tokens, transformers {}.",
+                lacked.join(", "), dist.kept(), analysis.hf_distribution().map_or(0, Distribution::kept))));
+        }
+        out
+    }
+}
+
+mod transformers_js {
+    use super::*;
+    use crate::sampling::transformers_js::VERSION;
+
+    fn cause(rule: &'static str, text: String) -> Cause {
+        Cause { column: "transformers_js", rule, text }
+    }
+
+    pub fn causes(analysis: &Analysis) -> Vec<Cause> {
+        let Ok((tjs, dist)) = &analysis.transformers_js else {
+            let message = analysis.transformers_js.as_ref().err().map(ToString::to_string).unwrap_or_default();
+            return vec![cause("transformers_js_refused", format!("transformers.js {VERSION} throws: {message}"))];
+        };
+        if !departs(analysis, Some(dist)) {
+            return Vec::new();
+        }
+        if let Err(message) = &analysis.hf {
+            let what = if tjs.switched_to_greedy { "warns and decodes greedily" } else { "runs them" };
+            return vec![cause("transformers_js_accepts", format!(
+                "transformers refuses these arguments (“{message}”); transformers.js {VERSION} {what}."))];
+        }
+        let mut out = Vec::new();
+        if !tjs.ignored.is_empty() {
+            out.push(cause("transformers_js_top_p_ignored", format!(
+                "transformers.js {VERSION} never applies {}: its top-p and other warpers are commented out, so it keeps {} tokens where transformers keeps {}.",
+                tjs.ignored.join(", "), dist.kept(), analysis.hf_distribution().map_or(0, Distribution::kept))));
+        }
+        if let Some(k) = tjs.top_k.filter(|_| tjs.do_sample) {
+            let hf_kept = analysis.hf_distribution().map_or(0, Distribution::kept);
+            if tjs.ignored.is_empty() && hf_kept > k {
+                out.push(cause("transformers_js_exactly_k", format!(
+                    "scores tie at the {k}-th place: transformers keeps all {hf_kept} tied tokens, transformers.js' ONNX TopK keeps exactly {k}, the lower ids first.")));
+            }
+        }
+        if out.is_empty() {
+            out.push(cause("transformers_js_arithmetic", format!(
+                "transformers.js {VERSION} runs the same rules in JavaScript's arithmetic; the distributions differ by more than 1e-6.")));
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,7 +291,7 @@ mod tests {
             args: GenerateArgs::from_json_str(kwargs).unwrap(),
             ..Default::default()
         };
-        causes(&input, &Analysis::run(&input)).iter().map(|c| c.rule).collect()
+        literal_causes(&input, &Analysis::run(&input)).iter().map(|c| c.rule).collect()
     }
 
     fn spread(n: usize) -> Vec<f32> {

@@ -7,7 +7,7 @@
 
 use super::closure::ban_ngrams;
 use super::distribution::{log_softmax_f64, Distribution};
-use super::params::EffectiveParams;
+use super::params::{EffectiveParams, Field};
 use super::pyvalue::PyValue;
 use super::rules;
 use super::steps::ProbStep;
@@ -44,6 +44,16 @@ impl Processor {
         format!("{}({arg})", self.class_name())
     }
 
+    /// The `generate()` argument this processor comes from.
+    pub fn field(&self) -> Field {
+        match self {
+            Processor::RepetitionPenalty(_) => Field::RepetitionPenalty,
+            Processor::NoRepeatNGram(_) => Field::NoRepeatNgramSize,
+            Processor::Temperature(_) => Field::Temperature,
+            Processor::Truncate(step) => step.field(),
+        }
+    }
+
     /// Warpers only run when sampling; the others also shape greedy decoding.
     pub fn is_warper(&self) -> bool {
         !matches!(self, Processor::RepetitionPenalty(_) | Processor::NoRepeatNGram(_))
@@ -78,7 +88,7 @@ impl HfSampling {
     /// transformers runs them, so the first error raised is the one transformers raises.
     pub fn from_params(p: &EffectiveParams) -> Result<Self, String> {
         let mut processors = Vec::new();
-        let penalty = p.get("repetition_penalty");
+        let penalty = p.get(Field::RepetitionPenalty);
         if penalty.number().is_some_and(|x| x != 1.0) {
             if !penalty.is_float() || !(penalty.number().unwrap() > 0.0) {
                 return Err(format!(
@@ -88,7 +98,7 @@ impl HfSampling {
             }
             processors.push(Processor::RepetitionPenalty(penalty.number().unwrap() as f32));
         }
-        let ngram = p.get("no_repeat_ngram_size");
+        let ngram = p.get(Field::NoRepeatNgramSize);
         if ngram.number().is_some_and(|x| x > 0.0) {
             if !ngram.is_int() {
                 return Err(format!(
@@ -98,7 +108,7 @@ impl HfSampling {
             }
             processors.push(Processor::NoRepeatNGram(ngram.number().unwrap() as usize));
         }
-        let do_sample = p.get("do_sample").truthy();
+        let do_sample = p.get(Field::DoSample).truthy();
         if do_sample {
             push_warpers(p, &mut processors)?;
         }
@@ -152,7 +162,7 @@ impl HfSampling {
 
 /// The sampling warpers, in `_get_logits_processor`'s order and with its conditions.
 fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<(), String> {
-    let temperature = p.get("temperature");
+    let temperature = p.get(Field::Temperature);
     if temperature.number().is_some_and(|t| t != 1.0) {
         let t = temperature.number().unwrap();
         if !temperature.is_float() || !(t > 0.0) {
@@ -167,7 +177,7 @@ fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<
         }
         processors.push(Processor::Temperature(t));
     }
-    let top_k = p.get("top_k");
+    let top_k = p.get(Field::TopK);
     if top_k.number().is_some_and(|k| k != 0.0) {
         let k = top_k.number().unwrap();
         if !top_k.is_int() || k <= 0.0 {
@@ -178,7 +188,7 @@ fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<
         }
         processors.push(Processor::Truncate(ProbStep::TopK(k as usize)));
     }
-    let top_p = p.get("top_p");
+    let top_p = p.get(Field::TopP);
     if top_p.number().is_some_and(|x| x < 1.0) {
         let x = top_p.number().unwrap();
         if x < 0.0 {
@@ -189,7 +199,7 @@ fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<
         }
         processors.push(Processor::Truncate(ProbStep::TopP(x)));
     }
-    let min_p = p.get("min_p");
+    let min_p = p.get(Field::MinP);
     if let Some(x) = min_p.number() {
         if !(0.0..=1.0).contains(&x) {
             return Err(format!(
@@ -199,7 +209,7 @@ fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<
         }
         processors.push(Processor::Truncate(ProbStep::MinP(x)));
     }
-    let typical = p.get("typical_p");
+    let typical = p.get(Field::TypicalP);
     if typical.number().is_some_and(|x| x < 1.0) {
         let x = typical.number().unwrap();
         if !(x > 0.0) {
@@ -211,10 +221,10 @@ fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<
         processors.push(Processor::Truncate(ProbStep::Typical(x)));
     }
     let in_open_unit = |v: PyValue| v.number().filter(|x| *x > 0.0 && *x < 1.0);
-    if let Some(e) = in_open_unit(p.get("epsilon_cutoff")) {
+    if let Some(e) = in_open_unit(p.get(Field::EpsilonCutoff)) {
         processors.push(Processor::Truncate(ProbStep::Epsilon(e)));
     }
-    if let Some(e) = in_open_unit(p.get("eta_cutoff")) {
+    if let Some(e) = in_open_unit(p.get(Field::EtaCutoff)) {
         processors.push(Processor::Truncate(ProbStep::Eta(e)));
     }
     Ok(())

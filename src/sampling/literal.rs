@@ -5,7 +5,7 @@
 //! validation (a `temperature=0` is silently greedy), a repetition penalty over the last 64 tokens,
 //! and nothing for the warpers candle lacks.
 
-use super::params::GenerateArgs;
+use super::params::{Field, GenerateArgs};
 use super::port::{CandlePort, PenaltyWindow};
 use super::pyvalue::PyValue;
 use candle_transformers::generation::Sampling;
@@ -24,14 +24,14 @@ pub struct LiteralPort {
 impl LiteralPort {
     pub fn from_args(args: &GenerateArgs) -> Self {
         // A literal port writes nothing for a None: it is read as "not passed".
-        let passed = |field: &str| args.get(field).filter(|v| !v.is_none());
-        let temperature = passed("temperature").and_then(PyValue::number).unwrap_or(1.0);
-        let do_sample = passed("do_sample").is_some_and(PyValue::truthy);
-        let top_k = passed("top_k")
+        let passed = |field: Field| args.get(field).filter(|v| !v.is_none());
+        let temperature = passed(Field::Temperature).and_then(PyValue::number).unwrap_or(1.0);
+        let do_sample = passed(Field::DoSample).is_some_and(PyValue::truthy);
+        let top_k = passed(Field::TopK)
             .and_then(PyValue::number)
             .filter(|k| *k > 0.0)
             .map(|k| k as usize);
-        let top_p = passed("top_p").and_then(PyValue::number);
+        let top_p = passed(Field::TopP).and_then(PyValue::number);
         let sampling = if !do_sample || temperature <= 0.0 {
             Sampling::ArgMax
         } else {
@@ -42,19 +42,19 @@ impl LiteralPort {
                 (Some(k), Some(p)) => Sampling::TopKThenTopP { k, p, temperature },
             }
         };
-        let penalty = passed("repetition_penalty")
+        let penalty = passed(Field::RepetitionPenalty)
             .and_then(PyValue::number)
             .filter(|r| *r != 1.0)
             .map(|r| (r as f32, PenaltyWindow::Last(REPEAT_LAST_N)));
         let dropped = [
-            "min_p",
-            "typical_p",
-            "epsilon_cutoff",
-            "eta_cutoff",
-            "no_repeat_ngram_size",
+            Field::MinP,
+            Field::TypicalP,
+            Field::EpsilonCutoff,
+            Field::EtaCutoff,
+            Field::NoRepeatNgramSize,
         ]
-        .iter()
-        .filter_map(|f| passed(f).map(|v| format!("{f}={}", v.repr())))
+        .into_iter()
+        .filter_map(|f| passed(f).map(|v| format!("{}={}", f.name(), v.repr())))
         .collect();
         LiteralPort {
             port: CandlePort {

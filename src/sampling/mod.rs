@@ -7,11 +7,14 @@
 //! - [`literal`] / [`corrected`]: the two candle set-ups; [`port`] computes what a set-up draws
 //!   from and draws with the real `LogitsProcessor`; [`steps`] is the corrected closure's body and
 //!   [`closure`] its helpers, the dependency-free code users copy.
+//! - [`dflash`] / [`transformers_js`]: the same call under two other engines' samplers;
+//!   [`thresholds`]: where each system's "temperature zero" begins.
 //! - [`distribution`], [`monte_carlo`], [`report`]: figures and the JSON report; [`explain`]:
 //!   which rule causes a difference, in plain words.
 
 pub mod closure;
 pub mod corrected;
+pub mod dflash;
 pub mod distribution;
 pub mod explain;
 pub mod hf;
@@ -24,6 +27,8 @@ pub mod report;
 pub mod rules;
 pub mod rust_code;
 pub mod steps;
+pub mod thresholds;
+pub mod transformers_js;
 
 pub use distribution::{total_variation, Distribution};
 pub use hf::HfSampling;
@@ -31,3 +36,30 @@ pub use literal::LiteralPort;
 pub use monte_carlo::Part;
 pub use params::{EffectiveParams, GenerateArgs, GenerationConfig};
 pub use report::{Analysis, Inspection, Report};
+
+/// What the core refuses, typed; the edges turn it into text once.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SamplingError {
+    /// The library a column stands for refuses the call, in its own words (transformers'
+    /// `ValueError`, Python's `TypeError`, torch's `RuntimeError`).
+    #[error("{0}")]
+    Refused(String),
+    /// The input cannot be read: bad JSON, an unknown argument, a value of the wrong type.
+    #[error("{0}")]
+    Invalid(String),
+    /// candle returned an error (its message, as a candle program would see it).
+    #[error("{0}")]
+    Candle(String),
+}
+
+impl From<SamplingError> for String {
+    fn from(e: SamplingError) -> String {
+        e.to_string()
+    }
+}
+
+impl From<candle_core::Error> for SamplingError {
+    fn from(e: candle_core::Error) -> Self {
+        SamplingError::Candle(e.to_string())
+    }
+}

@@ -9,30 +9,91 @@ use super::pyvalue::PyValue;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-/// The sampling fields sampling-lab models, in the order transformers' processors use them.
-pub const FIELDS: [&str; 10] = [
-    "do_sample",
-    "temperature",
-    "top_k",
-    "top_p",
-    "min_p",
-    "typical_p",
-    "epsilon_cutoff",
-    "eta_cutoff",
-    "repetition_penalty",
-    "no_repeat_ngram_size",
-];
+/// A `generate()` argument sampling-lab models, in the order transformers' processors use them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Field {
+    DoSample,
+    Temperature,
+    TopK,
+    TopP,
+    MinP,
+    TypicalP,
+    EpsilonCutoff,
+    EtaCutoff,
+    RepetitionPenalty,
+    NoRepeatNgramSize,
+}
 
-/// `GenerationConfig._get_default_generation_params()` for [`FIELDS`]; min_p has no default.
-fn global_default(field: &str) -> PyValue {
-    match field {
-        "do_sample" => PyValue::Bool(false),
-        "temperature" | "top_p" | "typical_p" | "repetition_penalty" => PyValue::Float(1.0),
-        "top_k" => PyValue::Int(50),
-        "epsilon_cutoff" | "eta_cutoff" => PyValue::Float(0.0),
-        "no_repeat_ngram_size" => PyValue::Int(0),
-        _ => PyValue::None,
+impl Field {
+    pub const ALL: [Field; 10] = [
+        Field::DoSample,
+        Field::Temperature,
+        Field::TopK,
+        Field::TopP,
+        Field::MinP,
+        Field::TypicalP,
+        Field::EpsilonCutoff,
+        Field::EtaCutoff,
+        Field::RepetitionPenalty,
+        Field::NoRepeatNgramSize,
+    ];
+
+    /// The keyword as Python spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::DoSample => "do_sample",
+            Field::Temperature => "temperature",
+            Field::TopK => "top_k",
+            Field::TopP => "top_p",
+            Field::MinP => "min_p",
+            Field::TypicalP => "typical_p",
+            Field::EpsilonCutoff => "epsilon_cutoff",
+            Field::EtaCutoff => "eta_cutoff",
+            Field::RepetitionPenalty => "repetition_penalty",
+            Field::NoRepeatNgramSize => "no_repeat_ngram_size",
+        }
     }
+
+    pub fn from_name(name: &str) -> Option<Field> {
+        Field::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// `GenerationConfig._get_default_generation_params()`; min_p has no default.
+    fn global_default(self) -> PyValue {
+        match self {
+            Field::DoSample => PyValue::Bool(false),
+            Field::Temperature | Field::TopP | Field::TypicalP | Field::RepetitionPenalty => PyValue::Float(1.0),
+            Field::TopK => PyValue::Int(50),
+            Field::EpsilonCutoff | Field::EtaCutoff => PyValue::Float(0.0),
+            Field::NoRepeatNgramSize => PyValue::Int(0),
+            Field::MinP => PyValue::None,
+        }
+    }
+
+    /// The value at which the warper is skipped, for transformers' "only used when sampling" notes.
+    fn neutral(self) -> Option<f64> {
+        match self {
+            Field::Temperature | Field::TopP | Field::TypicalP => Some(1.0),
+            Field::TopK => Some(50.0),
+            Field::EpsilonCutoff | Field::EtaCutoff => Some(0.0),
+            _ => None,
+        }
+    }
+
+    /// Flags `GenerationConfig.validate` names when `do_sample` is off.
+    const SAMPLING_ONLY: [Field; 7] = [
+        Field::Temperature,
+        Field::TopP,
+        Field::MinP,
+        Field::TypicalP,
+        Field::TopK,
+        Field::EpsilonCutoff,
+        Field::EtaCutoff,
+    ];
+}
+
+fn supported_names() -> String {
+    Field::ALL.map(Field::name).join(", ")
 }
 
 /// Keys a `generate()` call may carry that do not change the next-token distribution.
@@ -41,7 +102,7 @@ const ACCEPTED_EXTRA: [&str; 2] = ["max_new_tokens", "seed"];
 /// Keyword arguments of one `generate()` call: a field absent from the map was not passed.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GenerateArgs {
-    passed: Vec<(&'static str, PyValue)>,
+    passed: Vec<(Field, PyValue)>,
     pub seed: Option<u64>,
     pub max_new_tokens: Option<usize>,
 }
@@ -54,7 +115,7 @@ impl GenerateArgs {
             .ok_or("params must be a JSON object of generate() keyword arguments")?;
         let mut args = GenerateArgs::default();
         for (key, value) in map {
-            if let Some(field) = FIELDS.iter().find(|f| **f == key) {
+            if let Some(field) = Field::from_name(key) {
                 args.passed.push((field, PyValue::from_json(key, value)?));
             } else if key == "seed" {
                 args.seed = Some(value.as_u64().ok_or("`seed` must be a non-negative integer")?);
@@ -64,7 +125,7 @@ impl GenerateArgs {
             } else {
                 return Err(format!(
                     "unknown generate() argument `{key}`; supported: {}, {}",
-                    FIELDS.join(", "),
+                    supported_names(),
                     ACCEPTED_EXTRA.join(", ")
                 ));
             }
@@ -78,11 +139,16 @@ impl GenerateArgs {
     }
 
     /// `Some(value)` if passed (possibly `PyValue::None`), `None` if not passed.
-    pub fn get(&self, field: &str) -> Option<PyValue> {
+    pub fn get(&self, field: Field) -> Option<PyValue> {
         self.passed.iter().find(|(f, _)| *f == field).map(|(_, v)| *v)
     }
 
-    pub fn set(&mut self, field: &'static str, value: PyValue) {
+    /// The arguments passed, in the order the call gave them.
+    pub fn passed(&self) -> impl Iterator<Item = (Field, PyValue)> + '_ {
+        self.passed.iter().copied()
+    }
+
+    pub fn set(&mut self, field: Field, value: PyValue) {
         self.passed.retain(|(f, _)| *f != field);
         self.passed.push((field, value));
     }
@@ -92,7 +158,7 @@ impl GenerateArgs {
 /// `null` is the same as an absent key, as in `GenerationConfig.from_dict`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GenerationConfig {
-    values: Vec<(&'static str, PyValue)>,
+    values: Vec<(Field, PyValue)>,
 }
 
 impl GenerationConfig {
@@ -101,9 +167,9 @@ impl GenerationConfig {
             .as_object()
             .ok_or("generation_config.json must be a JSON object")?;
         let mut values = Vec::new();
-        for field in FIELDS {
-            if let Some(v) = map.get(field) {
-                values.push((field, PyValue::from_json(field, v)?));
+        for field in Field::ALL {
+            if let Some(v) = map.get(field.name()) {
+                values.push((field, PyValue::from_json(field.name(), v)?));
             }
         }
         Ok(GenerationConfig { values })
@@ -117,15 +183,18 @@ impl GenerationConfig {
 
     /// The fields as `generation_config.json` text; `from_json_str` reads it back unchanged.
     pub fn to_json_string(&self) -> String {
-        let map: Map<String, Value> = self.values.iter().map(|(f, v)| (f.to_string(), v.to_json())).collect();
+        let map: Map<String, Value> = self.values.iter().map(|(f, v)| (f.name().to_string(), v.to_json())).collect();
         Value::Object(map).to_string()
     }
 
-    fn get(&self, field: &str) -> PyValue {
-        self.values
-            .iter()
-            .find(|(f, _)| *f == field)
-            .map_or(PyValue::None, |(_, v)| *v)
+    fn get(&self, field: Field) -> PyValue {
+        self.value(field).unwrap_or(PyValue::None)
+    }
+
+    /// The field as the file has it: `Some(PyValue::None)` for an explicit `null`, which
+    /// transformers reads as absent and a JavaScript `Object.assign` copies.
+    pub fn value(&self, field: Field) -> Option<PyValue> {
+        self.values.iter().find(|(f, _)| *f == field).map(|(_, v)| *v)
     }
 }
 
@@ -141,16 +210,16 @@ pub enum Source {
 /// The parameters `generate()` actually runs with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EffectiveParams {
-    values: Vec<(&'static str, PyValue, Source)>,
+    values: Vec<(Field, PyValue, Source)>,
 }
 
 impl EffectiveParams {
     /// transformers' `_prepare_generation_config`: the model config fills fields still None, then
     /// the global defaults do, then the kwargs overwrite (a passed None stays None).
     pub fn resolve(args: &GenerateArgs, config: Option<&GenerationConfig>) -> Self {
-        let values = FIELDS
-            .iter()
-            .map(|&field| {
+        let values = Field::ALL
+            .into_iter()
+            .map(|field| {
                 if let Some(v) = args.get(field) {
                     return (field, v, Source::Passed);
                 }
@@ -158,73 +227,64 @@ impl EffectiveParams {
                 if !from_config.is_none() {
                     (field, from_config, Source::GenerationConfig)
                 } else {
-                    (field, global_default(field), Source::Default)
+                    (field, field.global_default(), Source::Default)
                 }
             })
             .collect();
         EffectiveParams { values }
     }
 
-    pub fn get(&self, field: &str) -> PyValue {
-        self.values
-            .iter()
-            .find(|(f, ..)| *f == field)
-            .map_or(PyValue::None, |(_, v, _)| *v)
+    pub fn get(&self, field: Field) -> PyValue {
+        self.entry(field).1
     }
 
-    pub fn source(&self, field: &str) -> Source {
-        self.values
-            .iter()
-            .find(|(f, ..)| *f == field)
-            .map_or(Source::Default, |(.., s)| *s)
+    pub fn source(&self, field: Field) -> Source {
+        self.entry(field).2
+    }
+
+    fn entry(&self, field: Field) -> &(Field, PyValue, Source) {
+        // `resolve` gives every field a value.
+        &self.values[Field::ALL.iter().position(|f| *f == field).expect("a modelled field")]
     }
 
     pub fn values_json(&self) -> Map<String, Value> {
         self.values
             .iter()
-            .map(|(f, v, _)| (f.to_string(), v.to_json()))
+            .map(|(f, v, _)| (f.name().to_string(), v.to_json()))
             .collect()
     }
 
     pub fn sources_json(&self) -> Map<String, Value> {
         self.values
             .iter()
-            .map(|(f, _, s)| (f.to_string(), serde_json::to_value(s).expect("Source serializes")))
+            .map(|(f, _, s)| (f.name().to_string(), serde_json::to_value(s).expect("Source serializes")))
             .collect()
     }
 
     /// transformers' `GenerationConfig.validate` notes for flags greedy decoding ignores: they are
     /// logged, not raised.
     pub fn warnings(&self) -> Vec<String> {
-        if self.get("do_sample") == PyValue::Bool(true) {
+        if self.get(Field::DoSample) == PyValue::Bool(true) {
             return Vec::new();
         }
-        let ignored = |field: &str, neutral: Option<f64>| {
+        let ignored = |field: Field| {
             let v = self.get(field);
-            let set = match neutral {
+            let set = match field.neutral() {
                 Some(n) => v.number().is_some_and(|x| x != n),
                 None => !v.is_none(),
             };
             // `_should_warn`: an explicit do_sample=False silences flags the caller did not pass.
-            let silenced = self.source("do_sample") == Source::Passed && self.source(field) != Source::Passed;
+            let silenced = self.source(Field::DoSample) == Source::Passed && self.source(field) != Source::Passed;
             set && self.source(field) != Source::Default && !silenced
         };
-        let checks: [(&str, Option<f64>); 7] = [
-            ("temperature", Some(1.0)),
-            ("top_p", Some(1.0)),
-            ("min_p", None),
-            ("typical_p", Some(1.0)),
-            ("top_k", Some(50.0)),
-            ("epsilon_cutoff", Some(0.0)),
-            ("eta_cutoff", Some(0.0)),
-        ];
-        checks
-            .iter()
-            .filter(|(field, neutral)| ignored(field, *neutral))
-            .map(|(field, _)| {
+        Field::SAMPLING_ONLY
+            .into_iter()
+            .filter(|field| ignored(*field))
+            .map(|field| {
+                let name = field.name();
                 format!(
-                    "`do_sample` is not set to `True`. However, `{field}` is set to `{}` -- this flag is only used in \
-                     sample-based generation modes. You should set `do_sample=True` or unset `{field}`.",
+                    "`do_sample` is not set to `True`. However, `{name}` is set to `{}` -- this flag is only used in \
+                     sample-based generation modes. You should set `do_sample=True` or unset `{name}`.",
                     self.get(field).repr()
                 )
             })
@@ -246,15 +306,15 @@ mod tests {
     #[test]
     fn absent_top_k_becomes_the_implicit_fifty() {
         let p = resolve(json!({"do_sample": true, "temperature": 0.7}), None);
-        assert_eq!(p.get("top_k"), PyValue::Int(50));
-        assert_eq!(p.source("top_k"), Source::Default);
+        assert_eq!(p.get(Field::TopK), PyValue::Int(50));
+        assert_eq!(p.source(Field::TopK), Source::Default);
     }
 
     #[test]
     fn top_k_passed_as_none_stays_none_even_over_a_model_config() {
         let p = resolve(json!({"top_k": null}), Some(json!({"top_k": 20})));
-        assert_eq!(p.get("top_k"), PyValue::None);
-        assert_eq!(p.source("top_k"), Source::Passed);
+        assert_eq!(p.get(Field::TopK), PyValue::None);
+        assert_eq!(p.source(Field::TopK), Source::Passed);
     }
 
     #[test]
@@ -263,9 +323,9 @@ mod tests {
             json!({"temperature": 0.9}),
             Some(json!({"temperature": 0.6, "top_p": 0.95})),
         );
-        assert_eq!(p.get("temperature"), PyValue::Float(0.9));
+        assert_eq!(p.get(Field::Temperature), PyValue::Float(0.9));
         assert_eq!(
-            (p.get("top_p"), p.source("top_p")),
+            (p.get(Field::TopP), p.source(Field::TopP)),
             (PyValue::Float(0.95), Source::GenerationConfig)
         );
     }

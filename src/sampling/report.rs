@@ -1,14 +1,18 @@
-//! One next-token step seen three ways — transformers (hf), the literal candle port, the corrected
-//! candle port — with the figures that say how far apart they are. This is the JSON that
-//! `sampling-lab inspect` prints and the page shows.
+//! One next-token step seen five ways — transformers (hf), the literal candle port, the corrected
+//! candle port, DFlash's `sample()` and transformers.js — with the figures that say how far apart
+//! they are. This is the JSON that `sampling-lab inspect` prints and the page shows.
 
 use super::corrected::corrected_port;
+use super::dflash::DflashSampling;
+use super::thresholds::{greedy_thresholds, Threshold};
+use super::transformers_js::{self, TransformersJs};
+use super::SamplingError;
 use super::distribution::{compare, Comparison, Distribution};
 use super::explain::{causes, Cause};
 use super::hf::{Ambiguity, HfSampling, Processor};
 use super::literal::LiteralPort;
 use super::monte_carlo::{summarize, Draws, Part, PortDraws};
-use super::params::{EffectiveParams, GenerateArgs, GenerationConfig, Source};
+use super::params::{EffectiveParams, Field, GenerateArgs, GenerationConfig, Source};
 use super::port::{sampling_text, CandlePort};
 use super::rust_code::port_program;
 use super::steps::ProbStep;
@@ -63,9 +67,33 @@ pub struct HfEntry {
 }
 
 #[derive(Clone, Debug, Serialize)]
+pub struct DflashEntry {
+    #[serde(flatten)]
+    pub entry: Entry,
+    /// Arguments of the call that DFlash's `sample()` never reads.
+    pub ignored: Vec<String>,
+    /// The candle set-up that draws from the same distribution.
+    pub candle: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TransformersJsEntry {
+    #[serde(flatten)]
+    pub entry: Entry,
+    /// The `@huggingface/transformers` version this column reproduces.
+    pub version: &'static str,
+    /// Effective arguments transformers applies and transformers.js never does.
+    pub ignored: Vec<String>,
+    /// `temperature: 0` with sampling turned into greedy decoding.
+    pub switched_to_greedy: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
 pub struct Comparisons {
     pub literal: Option<Comparison>,
     pub corrected: Option<Comparison>,
+    pub dflash: Option<Comparison>,
+    pub transformers_js: Option<Comparison>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -89,28 +117,49 @@ pub struct Report {
     pub hf: HfEntry,
     pub literal: Entry,
     pub corrected: CorrectedEntry,
+    pub dflash: DflashEntry,
+    pub transformers_js: TransformersJsEntry,
     pub compare: Comparisons,
-    /// Why the literal port differs from transformers here, in plain words.
+    /// Why each column differs from transformers here, in plain words.
     pub causes: Vec<Cause>,
+    /// What each system does with this temperature: argmax, sample or error.
+    pub greedy_thresholds: Vec<Threshold>,
     /// Each port as the Rust a candle user writes (none for corrected when transformers refuses).
     pub code: PortCode,
+}
+
+impl Report {
+    /// Every column's entry by its name in the JSON, in the order the page shows them.
+    pub fn entries(&self) -> [(&'static str, &Entry); 5] {
+        [
+            ("hf", &self.hf.entry),
+            ("literal", &self.literal),
+            ("corrected", &self.corrected.entry),
+            ("dflash", &self.dflash.entry),
+            ("transformers_js", &self.transformers_js.entry),
+        ]
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
 pub struct PortCode {
     pub literal: String,
     pub corrected: Option<String>,
+    pub dflash: Option<String>,
 }
 
-/// The three distributions of one step, with their comparison.
+/// The distributions of one step, with their comparison.
 pub struct Analysis {
     pub hf: Result<(HfSampling, super::hf::HfOutcome), String>,
     pub literal: LiteralPort,
     pub corrected: Option<CandlePort>,
     pub literal_dist: Result<Distribution, String>,
     pub corrected_dist: Option<Result<Distribution, String>>,
+    pub dflash: Result<(DflashSampling, Distribution), SamplingError>,
+    pub transformers_js: Result<(TransformersJs, Distribution), SamplingError>,
     pub effective: EffectiveParams,
     pub causes: Vec<Cause>,
+    pub greedy_thresholds: Vec<Threshold>,
 }
 
 impl Analysis {
@@ -126,12 +175,28 @@ impl Analysis {
         let corrected_dist = corrected
             .as_ref()
             .map(|c| c.distribution(&input.logits, &input.context_ids));
+        let dflash = DflashSampling::from_args(&input.args).and_then(|d| {
+            let dist = d.distribution(&input.logits)?;
+            Ok((d, dist))
+        });
+        let transformers_js = TransformersJs::from_args(&input.args, input.generation_config.as_ref()).map(|t| {
+            let dist = t.distribution(&input.logits, &input.context_ids);
+            (t, dist)
+        });
+        // The temperature as the call wrote it (DFlash's reading), else transformers' effective one.
+        let temperature = input
+            .args
+            .get(Field::Temperature)
+            .unwrap_or_else(|| effective.get(Field::Temperature));
         let mut analysis = Analysis {
             hf,
             literal,
             corrected,
             literal_dist,
             corrected_dist,
+            dflash,
+            transformers_js,
+            greedy_thresholds: greedy_thresholds(temperature, &input.logits),
             effective,
             causes: Vec::new(),
         };
@@ -139,19 +204,22 @@ impl Analysis {
         analysis
     }
 
-    fn hf_dist(&self) -> Option<&Distribution> {
+    pub fn hf_distribution(&self) -> Option<&Distribution> {
         self.hf.as_ref().ok().map(|(_, o)| &o.distribution)
     }
 
     pub fn report(&self) -> Report {
-        let hf_dist = self.hf_dist();
+        let hf_dist = self.hf_distribution();
         let cmp = |d: Option<&Result<Distribution, String>>| match (hf_dist, d) {
             (Some(h), Some(Ok(p))) => Some(compare(h, p)),
             _ => None,
         };
+        let other = |d: Option<&Distribution>| hf_dist.zip(d).map(|(h, p)| compare(h, p));
         let compare = Comparisons {
             literal: cmp(Some(&self.literal_dist)),
             corrected: cmp(self.corrected_dist.as_ref()),
+            dflash: other(self.dflash.as_ref().ok().map(|(_, d)| d)),
+            transformers_js: other(self.transformers_js.as_ref().ok().map(|(_, d)| d)),
         };
         Report {
             vocab: self.effective_vocab(),
@@ -160,11 +228,15 @@ impl Analysis {
             hf: self.hf_entry(),
             literal: self.literal_entry(),
             corrected: self.corrected_entry(compare.corrected.as_ref()),
+            dflash: self.dflash_entry(),
+            transformers_js: self.transformers_js_entry(),
             compare,
             causes: self.causes.clone(),
+            greedy_thresholds: self.greedy_thresholds.clone(),
             code: PortCode {
                 literal: port_program(&self.literal.port),
                 corrected: self.corrected.as_ref().map(port_program),
+                dflash: self.dflash.as_ref().ok().map(|(d, _)| port_program(&d.candle_port())),
             },
         }
     }
@@ -172,7 +244,7 @@ impl Analysis {
     fn effective_vocab(&self) -> usize {
         match &self.literal_dist {
             Ok(d) => d.vocab,
-            Err(_) => self.hf_dist().map_or(0, |d| d.vocab),
+            Err(_) => self.hf_distribution().map_or(0, |d| d.vocab),
         }
     }
 
@@ -183,24 +255,18 @@ impl Analysis {
             .as_ref()
             .map(|(hf, _)| hf.processors.clone())
             .unwrap_or_default();
-        let field_of = |p: &Processor| match p {
-            Processor::RepetitionPenalty(_) => "repetition_penalty",
-            Processor::NoRepeatNGram(_) => "no_repeat_ngram_size",
-            Processor::Temperature(_) => "temperature",
-            Processor::Truncate(step) => step.field(),
-        };
         let with_source = |source: Source| {
-            let mut fields: Vec<&str> = processors
+            let mut fields: Vec<Field> = processors
                 .iter()
-                .map(field_of)
-                .filter(|f| e.source(f) == source)
+                .map(Processor::field)
+                .filter(|f| e.source(*f) == source)
                 .collect();
-            if e.source("do_sample") == source && e.get("do_sample").truthy() {
-                fields.insert(0, "do_sample");
+            if e.source(Field::DoSample) == source && e.get(Field::DoSample).truthy() {
+                fields.insert(0, Field::DoSample);
             }
             fields
                 .iter()
-                .map(|f| format!("{f}={}", e.get(f).repr()))
+                .map(|f| format!("{}={}", f.name(), e.get(*f).repr()))
                 .collect::<Vec<_>>()
         };
         EffectiveReport {
@@ -223,6 +289,45 @@ impl Analysis {
                 entry: entry("generate() raises ValueError".into(), Err(e), Vec::new()),
                 processors: Vec::new(),
                 greedy_token: None,
+            },
+        }
+    }
+
+    fn dflash_entry(&self) -> DflashEntry {
+        match &self.dflash {
+            Ok((d, dist)) => DflashEntry {
+                entry: entry(d.describe(), Ok(dist), Vec::new()),
+                ignored: d.ignored.clone(),
+                candle: Some(port_text(&d.candle_port())),
+            },
+            Err(e) => DflashEntry {
+                entry: entry("sample() raises".into(), Err(&e.to_string()), Vec::new()),
+                ignored: Vec::new(),
+                candle: None,
+            },
+        }
+    }
+
+    fn transformers_js_entry(&self) -> TransformersJsEntry {
+        match &self.transformers_js {
+            Ok((t, dist)) => {
+                let notes = t
+                    .switched_to_greedy
+                    .then(|| "`temperature: 0` implies greedy sampling: transformers.js sets do_sample to false (a warning)".into())
+                    .into_iter()
+                    .collect();
+                TransformersJsEntry {
+                    entry: entry(t.describe(), Ok(dist), notes),
+                    version: transformers_js::VERSION,
+                    ignored: t.ignored.clone(),
+                    switched_to_greedy: t.switched_to_greedy,
+                }
+            }
+            Err(e) => TransformersJsEntry {
+                entry: entry("generate() throws".into(), Err(&e.to_string()), Vec::new()),
+                version: transformers_js::VERSION,
+                ignored: Vec::new(),
+                switched_to_greedy: false,
             },
         }
     }
@@ -292,12 +397,19 @@ impl Analysis {
             (Some(port), Some(exact)) => Some(side(port, exact)),
             _ => None,
         };
+        // DFlash's candle port is checked against its own exact distribution, which the tests
+        // hold to DFlash's `sample()`.
+        let dflash = self.dflash.as_ref().ok().map(|(d, _)| {
+            let port = d.candle_port();
+            side(&port, &port.distribution(&input.logits, &input.context_ids))
+        });
         MonteCarloRun {
             draws: n,
             seed,
-            hf: self.hf_dist().cloned(),
+            hf: self.hf_distribution().cloned(),
             literal: side(&self.literal.port, &self.literal_dist),
             corrected,
+            dflash,
         }
     }
 }
@@ -311,26 +423,27 @@ pub struct MonteCarloRun {
     hf: Option<Distribution>,
     literal: Side,
     corrected: Option<Side>,
+    dflash: Option<Side>,
 }
 
 impl MonteCarloRun {
     fn sides(&mut self) -> impl Iterator<Item = &mut PortDraws> {
-        let corrected = self.corrected.iter_mut().flat_map(|r| r.as_mut().ok());
+        let optional = self.corrected.iter_mut().chain(self.dflash.iter_mut());
         self.literal
             .as_mut()
             .ok()
             .into_iter()
-            .chain(corrected)
+            .chain(optional.flat_map(|r| r.as_mut().ok()))
             .map(|(draws, _)| draws)
     }
 
     fn drawn(&self) -> impl Iterator<Item = &PortDraws> {
-        let corrected = self.corrected.iter().flat_map(|r| r.as_ref().ok());
+        let optional = self.corrected.iter().chain(self.dflash.iter());
         self.literal
             .as_ref()
             .ok()
             .into_iter()
-            .chain(corrected)
+            .chain(optional.flat_map(|r| r.as_ref().ok()))
             .map(|(draws, _)| draws)
     }
 
@@ -384,11 +497,12 @@ impl MonteCarloRun {
             delta: super::monte_carlo::DELTA,
             literal: summary(self.literal),
             corrected: self.corrected.map(summary),
+            dflash: self.dflash.map(summary),
         }
     }
 }
 
-/// Monte Carlo results for both ports.
+/// Monte Carlo results for every candle port.
 #[derive(Clone, Debug, Serialize)]
 pub struct MonteCarlo {
     pub draws: usize,
@@ -396,6 +510,7 @@ pub struct MonteCarlo {
     pub delta: f64,
     pub literal: DrawsOrError,
     pub corrected: Option<DrawsOrError>,
+    pub dflash: Option<DrawsOrError>,
 }
 
 #[derive(Clone, Debug, Serialize)]

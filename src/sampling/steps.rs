@@ -5,6 +5,7 @@
 //! one sees the softmax of what the previous one left (top-p measures the mass *after* top-k).
 
 use super::closure;
+use super::params::Field;
 use super::rules::{self, Kept};
 use serde::Serialize;
 
@@ -33,14 +34,14 @@ impl ProbStep {
     }
 
     /// The `generate()` argument this step comes from.
-    pub fn field(&self) -> &'static str {
+    pub fn field(&self) -> Field {
         match self {
-            ProbStep::TopK(_) => "top_k",
-            ProbStep::TopP(_) => "top_p",
-            ProbStep::MinP(_) => "min_p",
-            ProbStep::Typical(_) => "typical_p",
-            ProbStep::Epsilon(_) => "epsilon_cutoff",
-            ProbStep::Eta(_) => "eta_cutoff",
+            ProbStep::TopK(_) => Field::TopK,
+            ProbStep::TopP(_) => Field::TopP,
+            ProbStep::MinP(_) => Field::MinP,
+            ProbStep::Typical(_) => Field::TypicalP,
+            ProbStep::Epsilon(_) => Field::EpsilonCutoff,
+            ProbStep::Eta(_) => Field::EtaCutoff,
         }
     }
 

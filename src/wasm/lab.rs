@@ -20,7 +20,7 @@ export interface ChatInput {
 }
 /** How a generation chooses its tokens. `params` / `generationConfig` are JSON text. */
 export interface GenerationOptions {
-  semantics?: "hf" | "literal" | "corrected";
+  semantics?: "hf" | "literal" | "corrected" | "dflash" | "transformers_js";
   params?: string;
   generationConfig?: string | null;
   seed?: number;

@@ -25,7 +25,7 @@ fn inspection(
     })
 }
 
-/// The hf / literal / corrected report for one step's logits.
+/// The report of every column for one step's logits.
 #[wasm_bindgen]
 pub fn inspect(
     logits: Vec<f32>,

@@ -1,0 +1,232 @@
+//! transformers.js (`@huggingface/transformers` 4.3.2, npm): the JavaScript port of the same
+//! `generate()` arguments, read in its `models/modeling_utils.js` (`_prepare_generation_config`,
+//! `_get_logits_processor`) and `generation/logits_sampler.js`, and held to its real sampler by
+//! `tests/transformers_js/`.
+//!
+//! - The arguments are merged with `Object.assign`: the call over the model's
+//!   `generation_config.json` over the class defaults (`top_k = 50`); a `null` is copied like
+//!   any value, so `top_k: null` means no top-k.
+//! - `temperature: 0` with `do_sample: true` is not an error: it logs a warning and decodes
+//!   greedily.
+//! - Only a repetition penalty, n-gram bans and the temperature warper run: the top-k and top-p
+//!   warpers are commented out ("TODO"), so **top_p (and min_p, typical_p, ε, η) never apply**.
+//! - `MultinomialSampler` keeps exactly `top_k` tokens (ONNX `TopK`: of equal scores the lower
+//!   id first), then softmax and a weighted draw; `GreedySampler` takes the first maximum.
+//!
+//! ```text
+//! generate({do_sample: true, temperature: 0.2, top_p: 0.9})   // top-50 at 0.2; top_p does nothing
+//! generate({do_sample: true, top_k: 2}) on [3, 2, 2, 1]        // keeps ids 0 and 1, never 2
+//! ```
+
+use super::closure::ban_ngrams;
+use super::distribution::Distribution;
+use super::params::{Field, GenerateArgs, GenerationConfig};
+use super::pyvalue::{float_repr, PyValue};
+use super::SamplingError;
+
+/// The version whose behaviour this column reproduces (pinned in `package-lock.json`).
+pub const VERSION: &str = "4.3.2";
+
+/// transformers.js' sampler set up for one call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TransformersJs {
+    pub do_sample: bool,
+    /// The temperature warper's divisor, when it runs.
+    pub temperature: Option<f64>,
+    /// Tokens `MultinomialSampler` keeps; `None` keeps the whole vocabulary.
+    pub top_k: Option<usize>,
+    pub repetition_penalty: Option<f64>,
+    pub no_repeat_ngram_size: Option<usize>,
+    /// `temperature: 0` turned `do_sample` off (a warning, where transformers raises).
+    pub switched_to_greedy: bool,
+    /// Effective arguments transformers would apply and transformers.js never does.
+    pub ignored: Vec<String>,
+}
+
+/// `GenerationConfig`'s class defaults in transformers.js for the fields modelled here.
+fn class_default(field: Field) -> PyValue {
+    match field {
+        Field::DoSample => PyValue::Bool(false),
+        Field::Temperature | Field::TopP | Field::TypicalP | Field::RepetitionPenalty => PyValue::Float(1.0),
+        Field::TopK => PyValue::Int(50),
+        Field::EpsilonCutoff | Field::EtaCutoff => PyValue::Float(0.0),
+        Field::NoRepeatNgramSize => PyValue::Int(0),
+        Field::MinP => PyValue::None,
+    }
+}
+
+impl TransformersJs {
+    pub fn from_args(args: &GenerateArgs, config: Option<&GenerationConfig>) -> Result<Self, SamplingError> {
+        let value = |field: Field| {
+            args.get(field)
+                .or_else(|| config.and_then(|c| c.value(field)))
+                .unwrap_or_else(|| class_default(field))
+        };
+        let number = |field: Field| value(field).number();
+        let mut do_sample = value(Field::DoSample).truthy();
+        let switched_to_greedy = do_sample && number(Field::Temperature) == Some(0.0);
+        do_sample &= !switched_to_greedy;
+        let top_k = match number(Field::TopK) {
+            Some(k) if k > 0.0 && k.fract() != 0.0 => {
+                return Err(SamplingError::Refused(format!(
+                    "RangeError: The number {k} cannot be converted to a BigInt because it is not an integer"
+                )))
+            }
+            Some(k) if k > 0.0 => Some(k as usize),
+            _ => None,
+        };
+        let ngram = match number(Field::NoRepeatNgramSize) {
+            Some(n) if n > 0.0 && n.fract() != 0.0 => {
+                return Err(SamplingError::Invalid(format!(
+                    "no_repeat_ngram_size={n}: transformers.js builds n-grams of whole tokens only"
+                )))
+            }
+            Some(n) if n > 0.0 => Some(n as usize),
+            _ => None,
+        };
+        let ignored = if do_sample { ignored_warpers(&value) } else { Vec::new() };
+        Ok(TransformersJs {
+            do_sample,
+            temperature: number(Field::Temperature).filter(|t| do_sample && *t != 1.0),
+            top_k,
+            repetition_penalty: number(Field::RepetitionPenalty).filter(|r| *r != 1.0),
+            no_repeat_ngram_size: ngram,
+            switched_to_greedy,
+            ignored,
+        })
+    }
+
+    pub fn describe(&self) -> String {
+        let mut steps = Vec::new();
+        if let Some(r) = self.repetition_penalty {
+            steps.push(format!("RepetitionPenaltyLogitsProcessor({})", float_repr(r)));
+        }
+        if let Some(n) = self.no_repeat_ngram_size {
+            steps.push(format!("NoRepeatNGramLogitsProcessor({n})"));
+        }
+        if let Some(t) = self.temperature {
+            steps.push(format!("TemperatureLogitsWarper({})", float_repr(t)));
+        }
+        steps.push(match (self.do_sample, self.top_k) {
+            (false, _) => "GreedySampler".into(),
+            (true, Some(k)) => format!("MultinomialSampler(topk {k} → softmax → draw)"),
+            (true, None) => "MultinomialSampler(softmax → draw)".into(),
+        });
+        steps.join(" → ")
+    }
+
+    /// What one draw comes from, given the step's raw logits and every id so far.
+    pub fn distribution(&self, logits: &[f32], context: &[u32]) -> Distribution {
+        let scores = self.processed(logits, context);
+        if !self.do_sample {
+            return Distribution::one_hot(first_maximum(&scores), scores.len());
+        }
+        let kept = onnx_top_k(&scores, self.top_k.unwrap_or(scores.len()));
+        let max = f64::from(scores[kept[0]]);
+        // `softmax` maps a Float32Array: each exponential is stored as an f32.
+        let weights = kept
+            .iter()
+            .map(|&i| (i as u32, f64::from(((f64::from(scores[i]) - max).exp()) as f32)));
+        Distribution::from_weights(weights, scores.len())
+    }
+
+    /// The processors in `_get_logits_processor`'s order, with JavaScript's f64 arithmetic on
+    /// the f32 scores.
+    fn processed(&self, logits: &[f32], context: &[u32]) -> Vec<f32> {
+        let mut scores = logits.to_vec();
+        if let Some(r) = self.repetition_penalty {
+            let mut seen = vec![false; scores.len()];
+            for &id in context {
+                let i = id as usize;
+                if i < scores.len() && !std::mem::replace(&mut seen[i], true) {
+                    let s = f64::from(scores[i]);
+                    scores[i] = (if s < 0.0 { s * r } else { s / r }) as f32;
+                }
+            }
+        }
+        if let Some(n) = self.no_repeat_ngram_size {
+            ban_ngrams(&mut scores, context, n);
+        }
+        if let Some(t) = self.temperature {
+            scores.iter_mut().for_each(|s| *s = (f64::from(*s) / t) as f32);
+        }
+        scores
+    }
+}
+
+/// Effective arguments whose warper transformers runs when sampling and transformers.js lacks.
+fn ignored_warpers(value: &dyn Fn(Field) -> PyValue) -> Vec<String> {
+    let applies = |field: Field, v: f64| match field {
+        Field::TopP | Field::TypicalP => v < 1.0,
+        Field::MinP => true,
+        _ => v > 0.0 && v < 1.0,
+    };
+    [Field::TopP, Field::MinP, Field::TypicalP, Field::EpsilonCutoff, Field::EtaCutoff]
+        .into_iter()
+        .filter(|f| value(*f).number().is_some_and(|v| applies(*f, v)))
+        .map(|f| format!("{}={}", f.name(), value(f).repr()))
+        .collect()
+}
+
+/// The ONNX `TopK` operator's choice: the k largest, of equal values the lower index first.
+fn onnx_top_k(scores: &[f32], k: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..scores.len()).collect();
+    order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+    order.truncate(k.min(scores.len()));
+    order
+}
+
+/// `max()` of transformers.js' maths: the first maximum; a NaN wins only at index 0.
+fn first_maximum(scores: &[f32]) -> usize {
+    let mut best = 0;
+    for (i, s) in scores.iter().enumerate().skip(1) {
+        if *s > scores[best] {
+            best = i;
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tjs(kwargs: &str) -> TransformersJs {
+        TransformersJs::from_args(&GenerateArgs::from_json_str(kwargs).unwrap(), None).unwrap()
+    }
+
+    #[test]
+    fn top_p_is_never_applied() {
+        let t = tjs(r#"{"do_sample": true, "top_k": 0, "top_p": 0.5}"#);
+        assert_eq!(t.distribution(&[3.0, 2.0, 1.0, 0.0], &[]).kept(), 4);
+        assert_eq!(t.ignored, ["top_p=0.5"]);
+    }
+
+    #[test]
+    fn top_k_keeps_exactly_k_preferring_the_lower_id_among_ties() {
+        let d = tjs(r#"{"do_sample": true, "top_k": 2}"#).distribution(&[3.0, 2.0, 2.0, 1.0], &[]);
+        let ids: Vec<u32> = d.support.iter().map(|(i, _)| *i).collect();
+        assert_eq!(ids, [0, 1]);
+    }
+
+    #[test]
+    fn an_unpassed_top_k_is_fifty_as_in_transformers() {
+        let logits: Vec<f32> = (0..100).map(|i| -(i as f32) * 0.01).collect();
+        assert_eq!(tjs(r#"{"do_sample": true}"#).distribution(&logits, &[]).kept(), 50);
+        assert_eq!(tjs(r#"{"do_sample": true, "top_k": null}"#).distribution(&logits, &[]).kept(), 100);
+    }
+
+    #[test]
+    fn temperature_zero_with_sampling_decodes_greedily_instead_of_raising() {
+        let t = tjs(r#"{"do_sample": true, "temperature": 0}"#);
+        assert!(t.switched_to_greedy && !t.do_sample);
+        assert_eq!(t.distribution(&[1.0, 5.0, 5.0], &[]).support, [(1, 1.0)]);
+    }
+
+    #[test]
+    fn a_model_config_null_removes_the_default_top_k() {
+        let config = GenerationConfig::from_json_str(r#"{"top_k": null}"#).unwrap();
+        let args = GenerateArgs::from_json_str(r#"{"do_sample": true}"#).unwrap();
+        assert_eq!(TransformersJs::from_args(&args, Some(&config)).unwrap().top_k, None);
+    }
+}
