@@ -4,12 +4,12 @@
 PORT ?= 8080
 WASM_TEST_ENV = CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=1200
 
-.PHONY: demo test setup pkg model serve test-native test-wasm test-page fixtures bench
+.PHONY: demo test setup pkg model serve test-native test-wasm test-page test-transformers-js fixtures bench
 
 demo: setup pkg model
 	python3 scripts/serve.py --port $(PORT)
 
-test: setup model test-native test-wasm test-page
+test: setup model test-native test-wasm test-page test-transformers-js
 
 setup:
 	scripts/setup.sh
@@ -39,6 +39,12 @@ test-page: pkg model
 	mkdir -p target/screenshots
 	npm run --silent test:e2e
 
+# The transformers_js column against the real @huggingface/transformers sampler (node), with the
+# CLI of the test build for the column's figures.
+test-transformers-js:
+	cargo test --locked --no-run
+	npm run --silent test:transformers-js
+
 # Speed and memory, side by side with wllama (llama.cpp's wasm) in the same browser: a table and
 # target/bench/latest.json. Not a test: figures are printed, never asserted.
 bench: setup pkg model
@@ -51,3 +57,4 @@ fixtures: model
 	  .venv-ref/bin/pip install --no-cache-dir --no-deps -r reference/requirements.txt)
 	.venv-ref/bin/python reference/make_fixtures.py models/SmolLM2-135M-Instruct.Q4_1.gguf tests/fixtures
 	.venv-ref/bin/python reference/make_model_fixtures.py models/SmolLM2-135M-Instruct.Q4_1.gguf tests/fixtures/model
+	.venv-ref/bin/python reference/make_dflash_fixtures.py tests/fixtures

@@ -44,6 +44,8 @@ fi
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
   say "installing npm dependencies from package-lock.json"
-  npm ci --no-audit --no-fund --loglevel=error
+  # onnxruntime-node (under @huggingface/transformers) would download CUDA binaries from a host
+  # outside the registry; its CPU binary ships inside the npm package.
+  ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund --loglevel=error
   touch node_modules
 fi
