@@ -16,7 +16,7 @@ MOUNTS = {"/pkg/": "pkg", "/models/": "models"}
 CSP = (
     "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
     "style-src 'self'; img-src 'self' data: blob:; "
-    "connect-src 'self' https://huggingface.co https://*.huggingface.co https://*.hf.co; object-src 'none'; base-uri 'none'"
+    "connect-src 'self' https://huggingface.co https://*.huggingface.co https://*.hf.co; object-src 'none'; base-uri 'none'; require-trusted-types-for 'script'; trusted-types sampling-lab"
 )
 
 

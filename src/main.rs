@@ -3,7 +3,7 @@
 //! `sampling-lab inspect --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT]
 //!  --params JSON [--precision exact|fast] ...`
 //! `sampling-lab generate --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT]
-//!  [--params JSON] [--precision exact|fast] [--semantics hf|literal|corrected] [--max-new-tokens N]
+//!  [--params JSON] [--precision exact|fast] [--semantics hf|literal|corrected|dflash|transformers_js] [--max-new-tokens N]
 //!  [--seed S]`
 //! `sampling-lab export-hub --model FILE.gguf --out DIR [--dtype f32|bf16|f16]`
 //!
@@ -26,7 +26,7 @@ const USAGE: &str = "usage:
   sampling-lab inspect --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT] --params JSON
                        [--precision exact|fast] [--generation-config FILE] [--draws N --seed S]
   sampling-lab generate --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT] [--params JSON]
-                        [--precision exact|fast] [--semantics hf|literal|corrected] [--max-new-tokens N] [--seed S]
+                        [--precision exact|fast] [--semantics hf|literal|corrected|dflash|transformers_js] [--max-new-tokens N] [--seed S]
   sampling-lab export-hub --model FILE.gguf --out DIR [--dtype f32|bf16|f16]
 PATH is a .gguf file or a directory in the Hugging Face layout (config.json, model.safetensors, tokenizer.json, ...).";
 

@@ -4,21 +4,30 @@ import { DEFAULT_MODEL_URL, Reply, Request } from "./protocol.js";
 import { DEFAULTS, parseState, stateQuery } from "./state.js";
 import { DEFAULT_SET, judge, loadExercises } from "./exercises.js";
 import { exportReport } from "./export.js";
+import { workerScript } from "./trusted.js";
 import { buildParamsForm, paramsText, showEffective, showParams } from "./params.js";
-import { $, markSelected, showChips, showMonteCarlo, showReport, tokenButton } from "./view.js";
+import { $, buildColumns, markSelected, showChips, showMonteCarlo, showReport, showView, tokenButton } from "./view.js";
 
-/** [URL name, label, generate() arguments, synthetic logits or "" for the model's]. */
+/** [URL name, label, generate() arguments as JSON text (`0.0` stays a Python float), synthetic
+ * logits or "" for the model's, the group it is shown in]. */
 const PRESETS = [
-  ["temp-0.7", "temp 0.7", { do_sample: true, temperature: 0.7 }, ""],
-  ["top-k-0", "temp 0.7, top_k 0", { do_sample: true, temperature: 0.7, top_k: 0 }, ""],
-  ["top-k-40", "top_k 40", { do_sample: true, temperature: 0.7, top_k: 40 }, ""],
-  ["top-p-0.9", "top_k 0, top_p 0.9", { do_sample: true, temperature: 0.7, top_k: 0, top_p: 0.9 }, ""],
-  ["top-k-40-top-p-0.9", "top_k 40, top_p 0.9", { do_sample: true, temperature: 0.7, top_k: 40, top_p: 0.9 }, ""],
-  ["smollm2", "SmolLM2's recommended", { do_sample: true, temperature: 0.2, top_p: 0.9 }, ""],
-  ["greedy", "greedy", {}, ""],
-  ["temperature-0", "temperature=0, sampling on", { do_sample: true, temperature: 0 }, ""],
-  ["ties", "ties lab", { do_sample: true, top_k: 2 }, "3, 2, 2, 1"],
+  ["temp-0.7", "temp 0.7", '{"do_sample": true, "temperature": 0.7}', "", "reference"],
+  ["top-k-0", "temp 0.7, top_k 0", '{"do_sample": true, "temperature": 0.7, "top_k": 0}', "", "reference"],
+  ["top-k-40", "top_k 40", '{"do_sample": true, "temperature": 0.7, "top_k": 40}', "", "reference"],
+  ["top-p-0.9", "top_k 0, top_p 0.9", '{"do_sample": true, "temperature": 0.7, "top_k": 0, "top_p": 0.9}', "", "reference"],
+  ["top-k-40-top-p-0.9", "top_k 40, top_p 0.9", '{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}', "", "reference"],
+  ["smollm2", "SmolLM2's recommended", '{"do_sample": true, "temperature": 0.2, "top_p": 0.9}', "", "more"],
+  ["dflash-0.6", "DFlash's temperature 0.6", '{"do_sample": true, "temperature": 0.6}', "", "more"],
+  ["greedy", "greedy", "{}", "", "more"],
+  ["temperature-0", "temperature=0, sampling on", '{"do_sample": true, "temperature": 0}', "", "more"],
+  ["ties", "ties lab", '{"do_sample": true, "top_k": 2}', "3, 2, 2, 1", "more"],
+  ["zero-0", "0", '{"do_sample": true, "temperature": 0.0}', "", "zero"],
+  ["zero-1e-8", "1e-8", '{"do_sample": true, "temperature": 1e-8}', "", "zero"],
+  ["zero-5e-6", "5e-6", '{"do_sample": true, "temperature": 5e-6}', "", "zero"],
+  ["zero-1e-5", "1e-5", '{"do_sample": true, "temperature": 1e-5}', "", "zero"],
+  ["zero-1e-3", "1e-3", '{"do_sample": true, "temperature": 0.001}', "", "zero"],
 ];
+const PRESET_GROUPS = { reference: "", more: "", zero: "Where is temperature zero?" };
 /** URL field → the input that holds it. */
 const INPUTS = {
   system: "system", user: "user", prefix: "answer-prefix", params: "params", gc: "generation-config", logits: "logits",
@@ -50,6 +59,9 @@ let exercises = { path: "", set: null, index: 0 };
 let pendingJudge = null;
 /** The report on screen, redrawn when the view changes. */
 let lastReport = null;
+/** How the distributions are drawn, and which columns are shown. */
+let view = DEFAULTS.view;
+let shown = DEFAULTS.cols.split(",");
 
 function send(message) {
   const id = nextId++;
@@ -58,7 +70,7 @@ function send(message) {
 }
 
 function startWorker() {
-  worker = new Worker("worker.js", { type: "module" });
+  worker = new Worker(workerScript("worker.js"), { type: "module" });
   worker.onmessage = ({ data }) => HANDLERS[data.type]?.(data);
   worker.onerror = (e) => crashed(`the worker failed: ${e.message}`);
   loadModel();
@@ -259,8 +271,10 @@ const HANDLERS = {
     setStatus("ready");
     const seconds = ((timings.fetchMs + timings.parseMs) / 1000).toFixed(1);
     const from = timings.fromCache ? " from the browser's cache" : "";
+    $("model-name").textContent = modelName(source);
+    $("model-name").title = `the file's own name: ${info.name}`;
     $("model-info").textContent =
-      `${info.name} · ${info.weights} · ${info.precision} · SIMD ${$("model-info").dataset.simd} · loaded${from} in ${seconds} s`;
+      `${info.weights} · ${info.precision} · SIMD ${$("model-info").dataset.simd} · loaded${from} in ${seconds} s`;
     if (pendingStep !== null) return generate();
     refresh();
   },
@@ -274,7 +288,7 @@ const HANDLERS = {
   [Reply.distribution]: ({ id, report }) => {
     if (id !== latestInspect) return;
     lastReport = report;
-    showReport(report, { log: $("log-scale").checked });
+    redraw();
     showEffective(report.effective);
     if (pendingJudge) {
       const judgeWith = pendingJudge;
@@ -316,6 +330,14 @@ const HANDLERS = {
   },
 };
 
+/** The model as its users name it: the file name without `.gguf`, its quantization after a dot
+ * (`SmolLM2-135M-Instruct · Q4_1`), or the Hub folder's last part. */
+function modelName(from) {
+  const path = from.kind === "bytes" ? from.name : (from.url ?? from.base ?? "");
+  const last = decodeURIComponent(path.replace(/\/+$/, "").split("/").pop() ?? "");
+  return last.replace(/\.gguf$/i, "").replace(/\.(Q\d\w*|F16|F32|BF16)$/i, " · $1") || "model";
+}
+
 /** The worker keeps the previous model when a new one fails to load. */
 function loadFailed() {
   setBusy(!modelReady);
@@ -341,8 +363,15 @@ function setBusy(busy) {
 
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 
+function redraw() {
+  showView(view, shown);
+  if (lastReport) showReport(lastReport, { log: $("log-scale").checked, shown, view });
+}
+
 function currentState() {
-  const state = { preset, embed, step, log: $("log-scale").checked, exercises: exercises.path, task: exercises.index };
+  const state = {
+    preset, embed, step, log: $("log-scale").checked, exercises: exercises.path, task: exercises.index, view, cols: shown.join(","),
+  };
   state.gen = step !== null && generationParams !== $("params").value ? generationParams : "";
   for (const [key, id] of Object.entries(INPUTS)) state[key] = $(id).value;
   state.seed = Number(state.seed) || 0;
@@ -361,9 +390,15 @@ function saveState() {
 function restoreState() {
   const { state, problems } = parseState(location.search);
   for (const [key, id] of Object.entries(INPUTS)) $(id).value = String(state[key]);
+  // A link's system message or generation_config would be easy to miss in a closed section.
+  if (state.system) $("system").closest("details").open = true;
+  if (state.gc || state.logits) $("json-box").open = true;
   preset = state.preset;
   $("log-scale").checked = state.log;
   embed = state.embed;
+  view = state.view;
+  shown = state.cols.split(",");
+  $(`view-${view}`).checked = true;
   pendingStep = state.step;
   generationParams = state.step === null ? "" : state.gen;
   document.body.classList.toggle("embed", embed);
@@ -382,6 +417,22 @@ async function copyText(text, button) {
   setTimeout(() => { button.textContent = "Copy code"; }, 2000);
 }
 
+/** The `<iframe>` snippet of the current state, for documentation. */
+async function embedThis() {
+  saveState();
+  const url = new URL(location.href);
+  url.searchParams.set("embed", "1");
+  const snippet = `<iframe src="${url.href}" width="720" height="600" style="border:0" loading="lazy" title="sampling-lab: what each sampler draws from"></iframe>`;
+  $("share-link").value = snippet;
+  try {
+    await navigator.clipboard.writeText(snippet);
+    $("share-status").textContent = "Embed snippet copied.";
+  } catch {
+    $("share-link").select();
+    $("share-status").textContent = "Select and copy the snippet above.";
+  }
+}
+
 async function copyLink() {
   saveState();
   $("share-link").value = location.href;
@@ -394,21 +445,42 @@ async function copyLink() {
   }
 }
 
-function setUp() {
-  for (const [slug, label, params, logits] of PRESETS) {
+function presetButtons() {
+  const groups = Object.fromEntries(Object.entries(PRESET_GROUPS).map(([name, title]) => {
+    const group = document.createElement("div");
+    group.className = `preset-group preset-${name}`;
+    if (title) group.append(Object.assign(document.createElement("span"), { className: "muted", textContent: title }));
+    return [name, group];
+  }));
+  for (const [slug, label, params, logits, group] of PRESETS) {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = label;
     button.dataset.preset = slug;
+    if (group === "zero") button.setAttribute("aria-label", `temperature ${label} with sampling`);
     button.addEventListener("click", () => {
       preset = slug;
-      $("params").value = JSON.stringify(params);
-      showParams($("params").value);
+      $("params").value = params;
+      showParams(params);
       $("logits").value = logits;
       refresh();
     });
-    $("presets").append(button);
+    groups[group].append(button);
   }
+  $("presets").replaceChildren(...Object.values(groups));
+}
+
+function setUp() {
+  buildColumns(() => {
+    shown = [...document.querySelectorAll("#column-toggles input:checked")].map((i) => i.dataset.column);
+    saveState();
+    redraw();
+  });
+  presetButtons();
+  for (const radio of document.querySelectorAll("input[name=view]")) {
+    radio.addEventListener("change", () => { view = radio.value; saveState(); redraw(); });
+  }
+  $("embed-this").addEventListener("click", embedThis);
   $("run").addEventListener("click", () => { preset = ""; refresh(); });
   $("generate").addEventListener("click", () => { generationParams = ""; generate(); });
   $("cancel").addEventListener("click", () => worker.postMessage({ type: Request.cancel, id: generationId }));
@@ -424,10 +496,7 @@ function setUp() {
     button.addEventListener("click", () => lastReport && exportReport(button.dataset.export, lastReport));
   }
   $("mc-cancel").addEventListener("click", () => worker.postMessage({ type: Request.cancel, id: monteCarloId }));
-  $("log-scale").addEventListener("change", () => {
-    saveState();
-    if (lastReport) showReport(lastReport, { log: $("log-scale").checked });
-  });
+  $("log-scale").addEventListener("change", () => { saveState(); redraw(); });
   $("precision").addEventListener("change", loadModel);
   $("model-file").addEventListener("change", () => loadFile($("model-file").files[0]));
   document.addEventListener("dragover", (e) => e.preventDefault());
@@ -458,6 +527,7 @@ function setUp() {
   });
   $("params").addEventListener("input", () => showParams($("params").value));
   restoreState();
+  redraw();
   showParams($("params").value);
   saveState();
   startWorker();

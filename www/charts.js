@@ -1,28 +1,26 @@
-// The three distributions as bar charts (Chart.js, vendored by the build) over one shared list of
-// tokens, so that the same row means the same token in every panel. A bar whose token the other
-// side drops is drawn in the highlight colour: those draws are the difference.
+// The distributions as bar charts (Chart.js, vendored by the build) over one shared list of
+// tokens, so that the same row means the same token everywhere: one overlay chart with a bar per
+// shown column, or a panel per column. A bar on a token transformers never draws is drawn in the
+// highlight colour: those draws are the difference.
+import { COLUMNS, HIGHLIGHT, label } from "./columns.js";
 import { visible } from "./view.js";
 
 /** Rows: the most probable tokens, then up to DISPUTED that only one side keeps. */
 const TOP = 12;
 const DISPUTED = 4;
-const NAMES = ["hf", "literal", "corrected"];
-const COLOURS = { hf: "#0072b2", literal: "#d55e00", corrected: "#009e73" };
-/** Okabe–Ito reddish purple: tokens one side keeps and the other drops. */
-const HIGHLIGHT = "#cc79a7";
 const charts = {};
 
-/** The tokens to chart: the most probable under any of the three, plus the most probable of
+/** The tokens to chart: the most probable under any shown column, plus the most probable of
  * those only one side keeps (the difference often lives in the tail), most probable first. */
-function sharedRows(report) {
-  const supports = Object.fromEntries(NAMES.map((n) => [n, new Map(report[n].support)]));
+function sharedRows(report, names) {
+  const hf = new Map(report.hf.support);
   const best = new Map();
-  const consider = (id, p) => best.set(id, Math.max(best.get(id) ?? 0, p));
-  for (const name of NAMES) for (const [id, p] of report[name].support.slice(0, TOP)) consider(id, p);
+  for (const name of names) for (const [id, p] of report[name].support.slice(0, TOP)) best.set(id, Math.max(best.get(id) ?? 0, p));
   const disputed = [];
-  for (const name of ["literal", "corrected"]) {
-    for (const [id, p] of report[name].support) if (!supports.hf.has(id)) disputed.push([id, p]);
-    for (const [id, p] of report.hf.support) if (!supports[name].has(id)) disputed.push([id, p]);
+  for (const name of names.filter((n) => n !== "hf")) {
+    const other = new Map(report[name].support);
+    for (const [id, p] of report[name].support.slice(0, 2000)) if (!hf.has(id)) disputed.push([id, p]);
+    for (const [id, p] of report.hf.support) if (!other.has(id)) disputed.push([id, p]);
   }
   const top = [...best.entries()].sort((a, b) => b[1] - a[1]).slice(0, TOP);
   const extra = disputed.filter(([id]) => !top.some(([t]) => t === id)).sort((a, b) => b[1] - a[1]);
@@ -31,30 +29,49 @@ function sharedRows(report) {
   return rows.sort((a, b) => b[1] - a[1]).map(([id]) => id);
 }
 
-export function drawCharts(report, { log }) {
-  const rows = sharedRows(report);
-  const probabilities = Object.fromEntries(NAMES.map((n) => [n, new Map(report[n].support)]));
+export function drawCharts(report, { log, shown, view }) {
+  const names = COLUMNS.map((c) => c.name).filter((n) => shown.includes(n));
+  const rows = sharedRows(report, names.length ? names : ["hf"]);
   const labels = rows.map((id) => `${visible(report.tokens[id] ?? "")}  #${id}`);
-  // One scale for all three, so that equal bars mean equal probabilities across panels.
-  const top = Math.max(...NAMES.map((n) => report[n].support[0]?.[1] ?? 0), 1e-9);
-  for (const name of NAMES) {
-    const other = name === "hf" ? probabilities.literal : probabilities.hf;
-    const data = rows.map((id) => probabilities[name].get(id) ?? 0);
-    const colours = rows.map((id, i) => (data[i] > 0 && !other.has(id) ? HIGHLIGHT : COLOURS[name]));
+  const hf = new Map(report.hf.support);
+  const series = Object.fromEntries(COLUMNS.map(({ name }) => {
+    const p = new Map(report[name].support);
+    return [name, rows.map((id) => p.get(id) ?? 0)];
+  }));
+  const outsideHf = (name, i) => name !== "hf" && series[name][i] > 0 && !hf.has(rows[i]);
+  // One scale for every chart, so that equal bars mean equal probabilities.
+  const top = Math.max(...names.map((n) => report[n].support[0]?.[1] ?? 0), 1e-9);
+  const scale = log ? null : Math.min(1, top * 1.05);
+  const describe = (name) => `${label(name, report)}: ${rows.slice(0, 5).map((id, i) => `${labels[i]} ${series[name][i].toFixed(3)}`).join(", ")}…`;
+  if (view === "overlay") {
+    const canvas = document.getElementById("chart-overlay");
+    const datasets = names.map((name) => {
+      const { colour } = COLUMNS.find((c) => c.name === name);
+      return { label: label(name, report), data: series[name], backgroundColor: rows.map((_, i) => (outsideHf(name, i) ? HIGHLIGHT : colour)), borderWidth: 0 };
+    });
+    canvas.dataset.columns = String(names.length);
+    canvas.dataset.highlighted = String(names.reduce((n, name) => n + rows.filter((_, i) => outsideHf(name, i)).length, 0));
+    canvas.setAttribute("aria-label", names.map(describe).join("; "));
+    update("overlay", canvas, labels, datasets, scale, true);
+  }
+  for (const name of names) {
+    if (view !== "panels") break;
     const canvas = document.getElementById(`chart-${name}`);
-    canvas.dataset.bars = String(data.filter((p) => p > 0).length);
+    const colour = COLUMNS.find((c) => c.name === name).colour;
+    const colours = rows.map((_, i) => (outsideHf(name, i) || (name === "hf" && series.hf[i] > 0 && !new Map(report.literal.support).has(rows[i])) ? HIGHLIGHT : colour));
+    canvas.dataset.bars = String(series[name].filter((p) => p > 0).length);
     canvas.dataset.highlighted = String(colours.filter((c) => c === HIGHLIGHT).length);
-    canvas.setAttribute("aria-label", `${name}: ${rows.slice(0, 5).map((id, i) => `${labels[i]} ${data[i].toFixed(3)}`).join(", ")}…`);
-    update(name, canvas, labels, data, colours, log ? null : Math.min(1, top * 1.05));
+    canvas.setAttribute("aria-label", describe(name));
+    update(name, canvas, labels, [{ data: series[name], backgroundColor: colours, borderWidth: 0 }], scale, false);
   }
 }
 
 /** `linearMax`: the shared top of a linear scale, or null for the log scale. */
-function update(name, canvas, labels, data, colours, linearMax) {
-  const chart = charts[name] ?? (charts[name] = new window.Chart(canvas, config()));
+function update(key, canvas, labels, datasets, linearMax, legend) {
+  const chart = charts[key] ?? (charts[key] = new window.Chart(canvas, config()));
   chart.data.labels = labels;
-  chart.data.datasets[0].data = data;
-  chart.data.datasets[0].backgroundColor = colours;
+  chart.data.datasets = datasets.map((d) => ({ barPercentage: 0.9, categoryPercentage: legend ? 0.85 : 1, maxBarThickness: 18, ...d }));
+  chart.options.plugins.legend.display = legend;
   chart.options.scales.x = linearMax === null
     ? { type: "logarithmic", min: 1e-4, max: 1, title: { display: true, text: "p (log)" } }
     : { type: "linear", min: 0, max: linearMax, title: { display: true, text: "p" } };
@@ -64,22 +81,22 @@ function update(name, canvas, labels, data, colours, linearMax) {
 function config() {
   return {
     type: "bar",
-    data: { labels: [], datasets: [{ data: [], borderWidth: 0, barPercentage: 0.85, categoryPercentage: 1, maxBarThickness: 18 }] },
+    data: { labels: [], datasets: [] },
     options: {
       indexAxis: "y",
       animation: false,
       responsive: true,
       maintainAspectRatio: false,
       plugins: {
-        legend: { display: false },
-        tooltip: { callbacks: { label: (item) => `p = ${Number(item.raw).toPrecision(4)}` } },
+        legend: { display: false, position: "top", labels: { boxWidth: 12, font: { size: 11 } } },
+        tooltip: { callbacks: { label: (item) => `${item.dataset.label ?? ""} p = ${Number(item.raw).toPrecision(4)}` } },
       },
       scales: { x: { type: "linear", min: 0 }, y: { ticks: { autoSkip: false, font: { family: "ui-monospace, Menlo, monospace", size: 11 } } } },
     },
   };
 }
 
-/** The chart of `name` as a PNG data URL. */
+/** The chart of `name` ("overlay" or a column) as a PNG data URL. */
 export function chartImage(name) {
   return charts[name]?.toBase64Image("image/png", 1) ?? null;
 }

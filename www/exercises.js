@@ -4,7 +4,9 @@
 
 export const DEFAULT_SET = "exercises/default.json";
 const KINDS = ["kept", "find", "cause", "choice"];
-const RULES = ["implicit_top_k", "generation_config", "top_p_skipped", "top_p_not_renormalised", "ties", "refused", "dropped", "penalty_window"];
+const RULES = ["implicit_top_k", "generation_config", "top_p_skipped", "top_p_not_renormalised", "ties", "refused", "dropped", "penalty_window",
+  "dflash_threshold", "dflash_no_do_sample", "dflash_temperature_only", "transformers_js_top_p_ignored", "transformers_js_exactly_k", "transformers_js_accepts"];
+const PANELS = ["hf", "literal", "corrected", "dflash", "transformers_js"];
 
 /** Fetches and checks an exercise set; throws a message naming what is wrong with it. */
 export async function loadExercises(path) {
@@ -30,7 +32,7 @@ function checkedSet(set) {
     if (typeof e.title !== "string" || typeof e.task !== "string" || typeof e.explanation !== "string") fail(`${at} needs a title, a task and an explanation`);
     if (typeof e.setup?.params !== "string") fail(`${at} needs setup.params (JSON text)`);
     if (!KINDS.includes(e.answer?.kind)) fail(`${at}: answer.kind must be one of ${KINDS.join(", ")}`);
-    if (e.answer.kind === "kept" && !["hf", "literal", "corrected"].includes(e.answer.panel)) fail(`${at}: answer.panel must be hf, literal or corrected`);
+    if (e.answer.kind === "kept" && !PANELS.includes(e.answer.panel)) fail(`${at}: answer.panel must be one of ${PANELS.join(", ")}`);
     if (e.answer.kind === "find" && !RULES.includes(e.answer.rule)) fail(`${at}: answer.rule must be one of ${RULES.join(", ")}`);
     if (e.answer.kind === "cause" && !(Array.isArray(e.answer.options) && e.answer.options.every((o) => typeof o.label === "string" && RULES.includes(o.rule)))) fail(`${at}: each option needs a label and a rule`);
     if (e.answer.kind === "choice" && !(Array.isArray(e.answer.options) && Number.isInteger(e.answer.correct) && e.answer.options[e.answer.correct] !== undefined)) fail(`${at}: needs options and the index of the correct one`);

@@ -1,14 +1,15 @@
 // The distributions on screen as files: CSV (one row per token any side keeps), the report as
 // JSON, a chart as PNG. Formatting only: every number comes from the core's report.
 import { chartImage } from "./charts.js";
+import { COLUMNS } from "./columns.js";
 
-const NAMES = ["hf", "literal", "corrected"];
+const NAMES = COLUMNS.map((c) => c.name);
 
 export function reportCsv(report) {
   const probabilities = NAMES.map((n) => new Map(report[n].support));
   const ids = [...new Set(NAMES.flatMap((n) => report[n].support.map(([id]) => id)))].sort((a, b) => a - b);
   const rows = ids.map((id) => [id, quoted(report.tokens?.[id] ?? ""), ...probabilities.map((p) => p.get(id) ?? 0)].join(","));
-  return ["token_id,token,p_hf,p_literal,p_corrected", ...rows].join("\n") + "\n";
+  return [["token_id", "token", ...NAMES.map((n) => `p_${n}`)].join(","), ...rows].join("\n") + "\n";
 }
 
 /** A CSV field: quoted, inner quotes doubled, and a leading formula character defused. */

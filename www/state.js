@@ -21,10 +21,15 @@ export const DEFAULTS = Object.freeze({
   step: null,
   log: false,
   embed: false,
+  /** "overlay" (every column on one chart) or "panels" (a chart per column). */
+  view: "overlay",
+  /** The columns shown, comma-separated. */
+  cols: "hf,literal,corrected,dflash,transformers_js",
 });
 
 const MAX_TEXT = 20_000;
-const SEMANTICS = ["hf", "literal", "corrected"];
+const SEMANTICS = ["hf", "literal", "corrected", "dflash", "transformers_js"];
+const VIEWS = ["overlay", "panels"];
 
 /** Each field's check: the value, or throws a message saying what is wrong with it. */
 const FIELDS = {
@@ -39,7 +44,7 @@ const FIELDS = {
     return raw;
   },
   preset: (raw) => {
-    if (!/^[a-z0-9-]{0,40}$/.test(raw)) throw new Error("is not a preset name");
+    if (!/^[a-z0-9.-]{0,40}$/.test(raw)) throw new Error("is not a preset name");
     return raw;
   },
   exercises: (raw) => {
@@ -56,6 +61,15 @@ const FIELDS = {
   step: (raw) => integer(raw, 0, 8191),
   log: flag,
   embed: flag,
+  view: (raw) => {
+    if (!VIEWS.includes(raw)) throw new Error(`must be one of ${VIEWS.join(", ")}`);
+    return raw;
+  },
+  cols: (raw) => {
+    const names = raw.split(",");
+    if (raw.length > 200 || names.some((n) => !SEMANTICS.includes(n))) throw new Error(`must list columns from ${SEMANTICS.join(", ")}`);
+    return names.join(",");
+  },
 };
 
 function flag(raw) {

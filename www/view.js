@@ -1,13 +1,126 @@
-// Drawing what the worker sends: the prompt's tokens, the three panels, the generated tokens.
-// Text only (textContent), never HTML: token text and prompts can contain markup.
+// Drawing what the worker sends: the prompt's tokens, the figures and panels of every column,
+// the causes, the temperature table, Monte Carlo and the generated tokens. Text only
+// (textContent), never HTML: token text and prompts can contain markup.
 
+import { COLUMNS, label } from "./columns.js";
 import { drawCharts } from "./charts.js";
 
 const TOP_ROWS = 12;
 export const $ = (id) => document.getElementById(id);
 
-/** Newlines and tabs drawn as symbols, so that a whitespace token is visible in a chip or a row. */
-export const visible = (text) => text.replace(/\n/g, "↵").replace(/\t/g, "⇥");
+/** Newlines and tabs drawn as symbols, and a lone byte of a UTF-8 character as ⟨E6⟩. */
+export const visible = (text) =>
+  text.replace(/\n/g, "↵").replace(/\t/g, "⇥").replace(/\\x([0-9A-Fa-f]{2})/g, (_, hex) => `⟨${hex.toUpperCase()}⟩`);
+
+/** The page's structure for every column: figure rows, panels, toggles, Monte Carlo sides. */
+export function buildColumns(onToggle) {
+  $("figures").replaceChildren(...COLUMNS.map(figureRow));
+  $("panels").replaceChildren(...COLUMNS.map(panel));
+  $("column-toggles").replaceChildren(...COLUMNS.map(({ name }) => toggle(name, onToggle)));
+  $("mc-results").replaceChildren(...COLUMNS.filter((c) => c.draws).map(monteCarloSide));
+  // A chart exports as PNG in the view that draws it.
+  $("png-exports").replaceChildren(...["overlay", ...COLUMNS.map((c) => c.name)].map((name) => {
+    const button = element("button", `${name} chart PNG`);
+    button.type = "button";
+    button.dataset.export = name;
+    button.dataset.view = name === "overlay" ? "overlay" : "panels";
+    return button;
+  }));
+}
+
+function figureRow({ name, colour }) {
+  const row = document.createElement("tr");
+  row.dataset.column = name;
+  const head = element("th", "", "column-name");
+  head.scope = "row";
+  head.append(swatch(colour), element("span", label(name)));
+  row.append(head);
+  for (const field of ["kept", "tv", "maxdp", "outside", "entropy"]) {
+    const cell = element("td", "–");
+    cell.id = `${field}-${name}`;
+    cell.dataset.testid = `${field}-${name}`;
+    row.append(cell);
+  }
+  return row;
+}
+
+function panel({ name, colour, code }) {
+  const article = element("article", "", "panel");
+  article.id = `panel-${name}`;
+  article.dataset.column = name;
+  article.style.borderTopColor = colour;
+  const title = element("h3", label(name));
+  title.id = `title-${name}`;
+  const sampling = element("p", "", "sampling");
+  sampling.id = `sampling-${name}`;
+  const box = element("div", "", "chart");
+  const canvas = document.createElement("canvas");
+  canvas.id = `chart-${name}`;
+  canvas.setAttribute("role", "img");
+  canvas.setAttribute("aria-label", `${label(name)}: no distribution yet`);
+  box.append(canvas);
+  const table = details("Top tokens as a table", tableOf(["token", "id", "p"], `top-${name}`));
+  article.append(title, sampling, box, table);
+  if (code) {
+    const copy = element("button", "Copy code");
+    copy.type = "button";
+    copy.dataset.copy = `code-${name}`;
+    const pre = document.createElement("pre");
+    const codeEl = element("code", "");
+    codeEl.id = `code-${name}`;
+    codeEl.dataset.testid = `code-${name}`;
+    pre.append(codeEl);
+    const box2 = details("Rust code of this port", copy, pre);
+    box2.className = "code";
+    article.append(box2);
+  }
+  return article;
+}
+
+function toggle(name, onToggle) {
+  const input = document.createElement("input");
+  input.type = "checkbox";
+  input.checked = true;
+  input.id = `show-${name}`;
+  input.dataset.column = name;
+  input.addEventListener("change", onToggle);
+  const wrap = element("label", "", "inline");
+  wrap.htmlFor = input.id;
+  wrap.append(input, element("span", name === "transformers_js" ? "transformers.js" : name));
+  return wrap;
+}
+
+function monteCarloSide({ name, colour }) {
+  const article = element("article", "", "mc-side");
+  article.id = `mc-${name}`;
+  article.style.borderTopColor = colour;
+  const figures = element("dl", "", "figures");
+  for (const [field, text] of [["draws", "draws"], ["distinct", "distinct tokens"], ["outside", "outside hf support"], ["tv", "TV to exact (bound)"], ["check", "check"]]) {
+    const dd = element("dd", "–");
+    dd.id = `mc-${field}-${name}`;
+    dd.dataset.testid = dd.id;
+    const div = document.createElement("div");
+    div.append(element("dt", text), dd);
+    figures.append(div);
+  }
+  article.append(element("h3", label(name)), figures, tableOf(["token", "id", "drawn", "exact p"], `mc-top-${name}`));
+  return article;
+}
+
+/** Shows the chosen view and columns and hides the others, everywhere they appear. */
+export function showView(view, shown) {
+  $("overlay-box").hidden = view !== "overlay";
+  $("panels").hidden = view !== "panels";
+  for (const button of $("png-exports").children) button.hidden = button.dataset.view !== view;
+  showColumns(shown);
+}
+
+function showColumns(shown) {
+  for (const el of document.querySelectorAll("[data-column]")) {
+    if (el.tagName !== "INPUT") el.hidden = !shown.includes(el.dataset.column);
+  }
+  for (const { name } of COLUMNS) $(`show-${name}`).checked = shown.includes(name);
+}
 
 export function showChips({ text, ids, tokens }) {
   $("context-count").textContent = String(ids.length);
@@ -22,34 +135,51 @@ export function showChips({ text, ids, tokens }) {
 export function showReport(report, options) {
   // Synthetic logits have no tokenizer: their tokens are shown by id only.
   report.tokens ??= {};
-  for (const name of ["hf", "literal", "corrected"]) showPanel(name, report[name], report.compare[name], report.tokens, report.code);
+  for (const { name } of COLUMNS) showColumn(name, report);
+  const causes = report.causes.length
+    ? report.causes.map((c) => {
+      const li = element("li", "");
+      li.dataset.rule = c.rule;
+      li.append(element("strong", `${label(c.column, report)}: `), document.createTextNode(c.text));
+      return li;
+    })
+    : [element("li", "Every column samples from transformers' distribution for these settings.")];
+  $("causes").replaceChildren(...causes);
   const implicit = report.effective.implicit.length ? ` · implicit: ${report.effective.implicit.join(", ")}` : "";
   $("effective").textContent = `effective: ${JSON.stringify(report.effective_params)}${implicit}`;
-  const causes = report.causes.length ? report.causes.map((c) => element("li", c.text)) : [element("li", "The literal port samples from transformers' distribution for these settings.")];
-  $("causes").replaceChildren(...causes);
+  showThresholds(report);
   drawCharts(report, options);
 }
 
-function showPanel(name, entry, comparison, tokens, code) {
-  $(`kept-${name}`).textContent = entry.error ? "error" : String(entry.kept);
-  $(`entropy-${name}`).textContent = entry.entropy === null ? "–" : `${entry.entropy.toFixed(3)} nats`;
-  if (name !== "hf") {
-    $(`tv-${name}`).textContent = comparison ? comparison.tv.toFixed(4) : "–";
-    $(`maxdp-${name}`).textContent = comparison ? comparison.max_abs_diff.toFixed(4) : "–";
-    $(`outside-${name}`).textContent = comparison ? Math.abs(comparison.mass_outside_hf).toFixed(4) : "–";
-  }
-  $(`sampling-${name}`).textContent = entry.error ? entry.error : entry.sampling;
-  if (name !== "hf") $(`code-${name}`).textContent = code?.[name] ?? "// transformers refuses these arguments: there is nothing to port.";
-  $(`top-${name}`).replaceChildren(...entry.support.slice(0, TOP_ROWS).map(([id, p]) => {
-    const tr = document.createElement("tr");
-    tr.append(element("td", visible(tokens[id] ?? ""), "token"), element("td", String(id)), element("td", p.toFixed(5)));
+function showColumn(name, report) {
+  const entry = report[name];
+  const comparison = report.compare[name];
+  const set = (field, text) => { $(`${field}-${name}`).textContent = text; };
+  set("kept", entry.error ? "error" : String(entry.kept));
+  set("entropy", entry.entropy === null ? "–" : `${entry.entropy.toFixed(3)} nats`);
+  set("tv", comparison ? comparison.tv.toFixed(4) : "–");
+  set("maxdp", comparison ? comparison.max_abs_diff.toFixed(4) : "–");
+  set("outside", comparison ? Math.abs(comparison.mass_outside_hf).toFixed(4) : "–");
+  $(`title-${name}`).textContent = label(name, report);
+  $(`sampling-${name}`).textContent = entry.error ?? entry.sampling;
+  const code = $(`code-${name}`);
+  if (code) code.textContent = report.code?.[name] ?? "// the call is refused: there is nothing to port.";
+  $(`top-${name}`).replaceChildren(...entry.support.slice(0, TOP_ROWS).map(([id, p]) => row(
+    element("td", visible(report.tokens[id] ?? ""), "token"), element("td", String(id)), element("td", p.toFixed(5)))));
+}
+
+function showThresholds(report) {
+  $("threshold-t").textContent = JSON.stringify(report.effective_params.temperature ?? null);
+  $("thresholds").replaceChildren(...report.greedy_thresholds.map((t) => {
+    const tr = row(element("th", t.system), element("td", t.behaviour, `behaviour ${t.behaviour}`), element("td", t.detail));
+    tr.firstChild.scope = "row";
     return tr;
   }));
 }
 
-/** Observed frequencies of both ports next to the exact probabilities of the report they were drawn for. */
+/** Observed frequencies of each candle port next to the exact probabilities of the report they were drawn for. */
 export function showMonteCarlo(result, report) {
-  for (const name of ["literal", "corrected"]) {
+  for (const { name } of COLUMNS.filter((c) => c.draws)) {
     const side = result[name];
     const exact = new Map(report?.[name]?.support ?? []);
     const tokens = report?.tokens ?? {};
@@ -65,12 +195,9 @@ export function showMonteCarlo(result, report) {
     set("outside", `${(100 * side.outside_hf).toFixed(2)} %`);
     set("tv", `${side.tv_to_exact.toFixed(4)} (${side.bound.toFixed(4)})`);
     set("check", side.consistent ? "consistent" : "inconsistent");
-    $(`mc-top-${name}`).replaceChildren(...side.frequencies.slice(0, TOP_ROWS).map(([id, count]) => {
-      const tr = document.createElement("tr");
-      tr.append(element("td", visible(tokens[id] ?? ""), "token"), element("td", String(id)),
-        element("td", (count / side.draws).toFixed(5)), element("td", (exact.get(id) ?? 0).toFixed(5)));
-      return tr;
-    }));
+    $(`mc-top-${name}`).replaceChildren(...side.frequencies.slice(0, TOP_ROWS).map(([id, count]) => row(
+      element("td", visible(tokens[id] ?? ""), "token"), element("td", String(id)),
+      element("td", (count / side.draws).toFixed(5)), element("td", (exact.get(id) ?? 0).toFixed(5)))));
   }
 }
 
@@ -79,7 +206,7 @@ export function tokenButton(token, onSelect) {
   // A character split over several tokens appears with its last token; the others stay empty.
   const button = element("button", token.text);
   button.type = "button";
-  button.title = `step ${token.index} · id ${token.token} · ${JSON.stringify(token.token_text)}`;
+  button.title = `step ${token.index} · id ${token.token} · ${visible(JSON.stringify(token.token_text))}`;
   button.dataset.step = String(token.index);
   button.dataset.token = String(token.token);
   button.addEventListener("click", () => onSelect(token));
@@ -95,4 +222,34 @@ export function element(tag, text, className) {
   el.textContent = text;
   if (className) el.className = className;
   return el;
+}
+
+function swatch(colour) {
+  const s = element("span", "", "swatch");
+  s.style.background = colour;
+  s.setAttribute("aria-hidden", "true");
+  return s;
+}
+
+function row(...cells) {
+  const tr = document.createElement("tr");
+  tr.append(...cells);
+  return tr;
+}
+
+function tableOf(headers, bodyId) {
+  const table = document.createElement("table");
+  const head = row(...headers.map((h) => element("th", h)));
+  const thead = document.createElement("thead");
+  thead.append(head);
+  const tbody = document.createElement("tbody");
+  tbody.id = bodyId;
+  table.append(thead, tbody);
+  return table;
+}
+
+function details(summary, ...content) {
+  const box = document.createElement("details");
+  box.append(element("summary", summary), ...content);
+  return box;
 }

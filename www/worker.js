@@ -1,4 +1,5 @@
 // Owns the wasm instance and the loaded model; answers the page's requests (protocol.js).
+import { workerScript } from "./trusted.js";
 import init, { Lab, inspect as inspectLogits, parseLogits, simd, trap } from "./pkg/sampling_lab.js";
 import { DrawReply, DrawRequest, Reply, Request } from "./protocol.js";
 import { drawAll, nextTask, partOfRun } from "./drawing.js";
@@ -255,7 +256,7 @@ async function monteCarlo(request) {
 /** The draw worker, or null where a worker cannot start workers. */
 async function startDrawWorker() {
   if (typeof Worker === "undefined") return null;
-  const worker = new Worker(new URL("./draws.js", import.meta.url), { type: "module" });
+  const worker = new Worker(workerScript(new URL("./draws.js", import.meta.url)), { type: "module" });
   worker.postMessage({ type: DrawRequest.init, module: await wasmModule });
   return worker;
 }

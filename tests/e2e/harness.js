@@ -1,6 +1,7 @@
 // Shared by the browser tests: the page served locally, Debian's Chromium, and the native CLI
 // whose output the page's figures must equal.
 import { before, after } from "node:test";
+import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,9 +23,11 @@ const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", 
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const CLI = "target/debug/sampling-lab";
 
-/** Starts the server and the browser around the calling test file. */
+/** Starts the server and the browser around the calling test file. Every page it opens reports
+ * Content-Security-Policy violations (Trusted Types included); the file fails on any. */
 export function useBrowser() {
-  const state = {};
+  const violations = [];
+  const state = { violations };
   before(async () => {
     state.server = spawn("python3", ["scripts/serve.py", "--port", String(PORT)], { env: { ...process.env, SERVE_QUIET: "1" }, stdio: "ignore" });
     for (let i = 0; i < 50; i++) {
@@ -32,10 +35,19 @@ export function useBrowser() {
       await new Promise((r) => setTimeout(r, 100));
     }
     state.browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: FLAGS });
+    const newPage = state.browser.newPage.bind(state.browser);
+    state.browser.newPage = async (options) => {
+      const page = await newPage(options);
+      await page.exposeFunction("samplingLabViolation", (v) => violations.push(v));
+      await page.addInitScript(() => document.addEventListener("securitypolicyviolation",
+        (e) => window.samplingLabViolation(`${e.effectiveDirective} blocked ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`)));
+      return page;
+    };
   });
   after(async () => {
     await state.browser?.close();
     state.server?.kill();
+    assert.deepEqual(violations, [], "Content-Security-Policy violations");
   });
   return state;
 }

@@ -172,6 +172,7 @@ test("the Hugging Face layout loads from a URL (here a bf16 checkpoint written f
   assert.equal(run.status, 0, run.stderr);
   try {
     const { page } = await openPage(browser);
+    await page.getByText("Model & files").click();
     await page.getByLabel("Hugging Face model (repo id or URL)").fill(`${BASE}${dir}/`);
     await page.getByRole("button", { name: "Load from the Hub" }).click();
     await page.locator("#model-info").filter({ hasText: "BF16" }).waitFor({ timeout: 120_000 });

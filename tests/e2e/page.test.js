@@ -59,6 +59,7 @@ test("markup in the prompt is shown as text, never run", async () => {
 
 test("a copied link restores prompt, parameters and the inspected step on a fresh page", async () => {
   const { page } = await openPage(browser);
+  await page.getByText("System message", { exact: true }).click();
   await page.getByLabel("System message (optional)").fill("You are terse.");
   await page.getByLabel("User message").fill("Name a colour.");
   await page.getByLabel("Assistant prefix").fill("");
@@ -99,17 +100,83 @@ async function figuresOn(page) {
   return Promise.all(ids.map((id) => page.getByTestId(id).textContent()));
 }
 
-test("embed mode shows the panels without the page's controls, with a link back", async () => {
-  const { page } = await openPage(browser, "?embed=1&preset=top-k-40&params=%7B%22do_sample%22%3Atrue%2C%22top_k%22%3A40%7D");
-  await page.getByTestId("kept-hf").filter({ hasText: /^40$/ }).waitFor();
+test("embed mode fits 720 × 600: the overlay, the figures and the causes, no controls, a link back", async () => {
+  const page = await browser.browser.newPage({ viewport: { width: 720, height: 600 } });
+  await page.goto(`${BASE}?embed=1&preset=temp-0.7&params=%7B%22do_sample%22%3Atrue%2C%22temperature%22%3A0.7%7D`);
+  await page.getByTestId("kept-hf").filter({ hasText: /^50$/ }).waitFor({ timeout: 120_000 });
   assert.equal(await page.getByRole("button", { name: "Generate" }).isVisible(), false);
-  for (const control of ["#exercises-link", "#hub-repo", "#model-file"]) assert.equal(await page.locator(control).isVisible(), false, control);
-  assert.equal(await page.locator("#panel-literal").isVisible(), true);
+  for (const control of ["#exercises-link", "#hub-repo", "#model-file", "#params"]) assert.equal(await page.locator(control).isVisible(), false, control);
+  for (const shown of ["#chart-overlay", "#causes", "#figures"]) assert.equal(await page.locator(shown).isVisible(), true, shown);
   const back = page.getByRole("link", { name: /Open in sampling-lab/ });
   assert.doesNotMatch(await back.getAttribute("href"), /embed=/);
-  assert.match(await back.getAttribute("href"), /top_k/);
-  await page.setViewportSize({ width: 720, height: 480 });
+  assert.match(await back.getAttribute("href"), /params=%7B%22do_sample%22%3Atrue%2C%22temperature%22%3A0.7%7D&preset=temp-0.7$/);
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  assert.ok(height <= 600, `the embed is ${height} px tall`);
   await page.screenshot({ path: "target/screenshots/embed.png" });
+  await page.goto(`${BASE}?embed=1&view=panels&cols=hf,literal`);
+  await page.getByTestId("kept-hf").filter({ hasText: /^24$/ }).waitFor({ timeout: 120_000 });
+  assert.equal(await page.getByTestId("error").textContent(), "");
+  assert.equal(await page.locator("#panel-literal").isVisible(), true);
+  assert.equal(await page.locator("#panel-corrected").isVisible(), false);
+});
+
+test("the first screen holds the charts, the headline figures and the causes at 1280 × 800 and 1440 × 900", async () => {
+  for (const [width, height] of [[1280, 800], [1440, 900]]) {
+    const page = await browser.browser.newPage({ viewport: { width, height } });
+    await page.goto(BASE);
+    await page.getByTestId("kept-hf").filter({ hasText: /^24$/ }).waitFor({ timeout: 120_000 });
+    for (const id of ["chart-overlay", "causes", "figures", "kept-dflash", "tv-literal", "outside-transformers_js", "params-form"]) {
+      const box = await page.locator(`#${id}`).boundingBox();
+      assert.ok(box && box.y >= 0 && box.y + box.height <= height && box.x + box.width <= width, `${id} at ${width}×${height}: ${JSON.stringify(box)}`);
+    }
+    await page.screenshot({ path: `target/screenshots/first-screen-${width}.png` });
+    await page.close();
+  }
+});
+
+test("DFlash's and transformers.js' columns show the CLI's figures, with the temperature table", async () => {
+  const { page, errors } = await openPage(browser);
+  await page.getByRole("button", { name: "SmolLM2's recommended" }).click();
+  const cli = cliInspect({ do_sample: true, temperature: 0.2, top_p: 0.9 });
+  await page.getByTestId("kept-hf").filter({ hasText: new RegExp(`^${cli.hf.kept}$`) }).waitFor();
+  assert.equal(await page.getByTestId("kept-transformers_js").textContent(), "50", "transformers.js ignores top_p");
+  assert.equal(await page.getByTestId("kept-dflash").textContent(), String(cli.dflash.kept));
+  assert.equal(await page.getByTestId("tv-dflash").textContent(), cli.compare.dflash.tv.toFixed(4));
+  assert.equal(await page.getByTestId("tv-transformers_js").textContent(), cli.compare.transformers_js.tv.toFixed(4));
+  await page.getByTestId("causes").filter({ hasText: "never applies top_p=0.9" }).waitFor();
+
+  await page.getByRole("button", { name: "temperature 5e-6 with sampling" }).click();
+  await page.getByTestId("kept-dflash").filter({ hasText: /^1$/ }).waitFor();
+  const rows = await page.getByTestId("thresholds").locator("tr").evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+  const does = Object.fromEntries(rows.map(([system, behaviour]) => [system, behaviour]));
+  assert.equal(does["DFlash sample()"], "argmax");
+  assert.equal(does["candle LogitsProcessor::new(seed, Some(t), None)"], "sample");
+  assert.equal(does["transformers generate(do_sample=True)"], "sample");
+  await page.getByRole("button", { name: "temperature 0 with sampling" }).click();
+  await page.getByTestId("thresholds").filter({ hasText: "ValueError" }).waitFor();
+  assert.deepEqual(errors, []);
+});
+
+test("Trusted Types: no HTML sink takes a string, and only the page's own workers start", async () => {
+  const { page } = await openPage(browser);
+  const before = browser.violations.length;
+  const refused = await page.evaluate(() => {
+    const outcome = (f) => { try { f(); return "allowed"; } catch (e) { return e.name; } };
+    return {
+      html: outcome(() => { document.createElement("div").innerHTML = "<b>x</b>"; }),
+      worker: outcome(() => new Worker("data:text/javascript,postMessage(1)")),
+      policy: outcome(() => trustedTypes.createPolicy("another", { createHTML: (s) => s })),
+    };
+  });
+  assert.deepEqual(refused, { html: "TypeError", worker: "TypeError", policy: "TypeError" });
+  await page.waitForTimeout(200);
+  // The three refusals are reported as violations (once per policy: the server's header and the
+  // page's meta tag); nothing else on the page was.
+  const reported = browser.violations.splice(before);
+  assert.equal(reported.length, 6, reported.join("\n"));
+  assert.ok(reported.every((r) => /^(require-trusted-types-for|trusted-types) blocked trusted-types-(sink|policy)/.test(r)), reported.join("\n"));
+  await page.getByRole("button", { name: "top_k 40", exact: true }).click();
+  await page.getByTestId("kept-hf").filter({ hasText: /^40$/ }).waitFor();
 });
 
 test("a hostile link is shown as text, its bad fields are named, and defaults stand in", async () => {
@@ -148,6 +215,7 @@ test("the other presets: SmolLM2's settings, greedy, transformers' temperature e
   await page.getByTestId("error").filter({ hasText: "`temperature` (=0) has to be a strictly positive float" }).waitFor();
   await page.getByTestId("causes").filter({ hasText: "silently decodes greedily" }).waitFor();
 
+  await page.getByLabel("Panels").check();
   await page.getByRole("button", { name: "ties lab" }).click();
   await page.getByTestId("kept-hf").filter({ hasText: /^3$/ }).waitFor();
   const ties = cliInspectLogits([3, 2, 2, 1], { do_sample: true, top_k: 2 });
@@ -163,7 +231,8 @@ test("the explanation and the charts follow the settings", async () => {
   const { page } = await openPage(browser);
   await page.getByRole("button", { name: "temp 0.7", exact: true }).click();
   await page.getByTestId("causes").filter({ hasText: "transformers uses top_k=50" }).waitFor();
-  assert.ok(Number(await page.locator("#chart-literal").getAttribute("data-highlighted")) > 0, "tokens only the literal port keeps are highlighted");
+  assert.ok(Number(await page.locator("#chart-overlay").getAttribute("data-highlighted")) > 0, "mass outside hf's support is highlighted");
+  assert.equal(await page.locator("#chart-overlay").getAttribute("data-columns"), "5");
   await page.getByRole("button", { name: "top_k 40, top_p 0.9" }).click();
   await page.getByTestId("causes").filter({ hasText: "skips the nucleus and keeps all 40" }).waitFor();
   await page.getByLabel("log scale").check();
@@ -190,7 +259,8 @@ test("Monte Carlo draws on two workers off the main thread, agrees with the CLI,
 
   await page.getByLabel("draws per port").fill("5000000");
   await page.getByRole("button", { name: "Draw", exact: true }).click();
-  await page.getByTestId("mc-status").filter({ hasText: /\d+ \/ 10,000,000 draws/ }).waitFor();
+  // Three candle ports draw: literal, corrected and DFlash's.
+  await page.getByTestId("mc-status").filter({ hasText: /\d+ \/ 15,000,000 draws/ }).waitFor();
   await page.getByRole("button", { name: "Stop drawing" }).click();
   await page.getByTestId("mc-status").filter({ hasText: "stopped after" }).waitFor();
   await page.getByRole("button", { name: "top_k 40", exact: true }).click();
@@ -243,20 +313,40 @@ test("the distributions export as CSV and JSON, and a chart as PNG", async () =>
   const { page } = await openPage(browser);
   await page.getByRole("button", { name: "top_k 40, top_p 0.9" }).click();
   await page.getByTestId("kept-literal").filter({ hasText: /^40$/ }).waitFor();
+  await page.getByText("Export", { exact: true }).click();
   const saved = async (name) => {
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name, exact: true }).click()]);
     return readFileSync(await download.path());
   };
-  const csv = (await saved("CSV")).toString("utf8").trim().split("\n");
-  assert.equal(csv[0], "token_id,token,p_hf,p_literal,p_corrected");
-  assert.equal(csv.length - 1, 40, "one row per token any side keeps");
-  assert.equal(csv.filter((row) => row.endsWith(",0,0")).length, 0);
-  assert.equal(csv.filter((row) => /,0,[^,]+,0$/.test(row)).length, 16, "16 tokens only the literal port keeps");
+  const csv = csvRows((await saved("CSV")).toString("utf8"));
+  assert.equal(csv[0].join(","), "token_id,token,p_hf,p_literal,p_corrected,p_dflash,p_transformers_js");
+  assert.equal(csv.length - 1, 49152, "one row per token any column keeps (DFlash keeps every drawable token)");
+  const p = csv.slice(1).map((row) => row.slice(2).map(Number));
+  assert.equal(p.filter(([hf, literal]) => hf === 0 && literal > 0).length, 16, "16 tokens only the literal port keeps");
+  assert.equal(p.filter(([hf, , corrected]) => (hf > 0) !== (corrected > 0)).length, 0, "the corrected port keeps hf's tokens");
   const json = JSON.parse((await saved("JSON")).toString("utf8"));
   assert.equal(json.hf.kept, 24);
+  assert.equal((await saved("overlay chart PNG")).subarray(1, 4).toString("latin1"), "PNG");
+  await page.getByLabel("Panels").check();
   const png = await saved("literal chart PNG");
   assert.equal(png.subarray(1, 4).toString("latin1"), "PNG");
 });
+
+/** RFC 4180 rows: quoted fields may hold commas, quotes and newlines (token texts do). */
+function csvRows(text) {
+  const rows = [[]];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") { rows.at(-1).push(field); field = ""; } else if (c === "\n") { rows.at(-1).push(field); field = ""; rows.push([]); } else field += c;
+  }
+  if (rows.at(-1).length === 0 && field === "") rows.pop(); else rows.at(-1).push(field);
+  return rows;
+}
 
 test("each port's Rust code is on the page for exactly these settings", async () => {
   const { page } = await openPage(browser);
@@ -272,7 +362,7 @@ test("each port's Rust code is on the page for exactly these settings", async ()
 test("exercises: a task is checked against the core's figures, wrong and then right, with its explanation", async () => {
   const { page, errors } = await openPage(browser, "?exercises=default");
   await page.getByTestId("exercise-task").filter({ hasText: "How many tokens can transformers draw" }).waitFor();
-  assert.equal(await page.locator(".panels").isVisible(), false, "the figures that answer the task stay hidden");
+  assert.equal(await page.locator(".distributions").isVisible(), false, "the figures that answer the task stay hidden");
   await page.getByLabel("Your answer (a number of tokens)").fill("49152");
   await page.getByRole("button", { name: "Check" }).click();
   await page.getByTestId("exercise-result").filter({ hasText: "Not quite: the hf distribution keeps 50 tokens." }).waitFor();

@@ -1,0 +1,62 @@
+// Accessibility: axe-core (through @axe-core/playwright) finds no serious or critical violation on
+// the page, its panels view, the embed and the exercises, in light and dark schemes; and the
+// keyboard alone reaches a preset, runs it, reaches a generated token and inspects it.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { AxeBuilder } from "@axe-core/playwright";
+import { BASE, useBrowser, waitReady } from "./harness.js";
+
+const browser = useBrowser();
+
+async function seriousViolations(page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+}
+
+for (const [name, query, colorScheme] of [
+  ["the page", "", "light"],
+  ["the page in dark mode", "", "dark"],
+  ["the panels view", "?view=panels", "light"],
+  ["the embed", "?embed=1", "light"],
+  ["the exercises", "?exercises=default", "light"],
+]) {
+  test(`axe: no serious or critical violation on ${name}`, async () => {
+    // AxeBuilder needs a page of a context of its own.
+    const context = await browser.browser.newContext({ colorScheme, viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(BASE + query);
+    await waitReady(page).catch(() => page.getByTestId("model-status").filter({ hasText: /^ready$/ }).waitFor({ state: "attached" }));
+    await page.getByTestId("kept-hf").filter({ hasText: /^\d+$/ }).waitFor({ state: "attached", timeout: 120_000 });
+    assert.deepEqual(await seriousViolations(page), []);
+    await context.close();
+  });
+}
+
+test("keyboard only: tab to a preset, run it, generate, reach a generated token and inspect it", async () => {
+  const page = await browser.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(BASE);
+  await waitReady(page);
+  const focused = () => page.evaluate(() => ({ preset: document.activeElement?.dataset?.preset ?? null, id: document.activeElement?.id ?? "", step: document.activeElement?.dataset?.step ?? null }));
+  const tabUntil = async (wanted, limit = 120) => {
+    for (let i = 0; i < limit; i++) {
+      await page.keyboard.press("Tab");
+      if (wanted(await focused())) return;
+    }
+    assert.fail("the keyboard never got there");
+  };
+  await tabUntil((f) => f.preset === "top-k-40");
+  await page.keyboard.press("Enter");
+  await page.getByTestId("kept-hf").filter({ hasText: /^40$/ }).waitFor();
+  await tabUntil((f) => f.id === "max-new-tokens");
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("4");
+  await tabUntil((f) => f.id === "generate");
+  await page.keyboard.press("Enter");
+  await page.locator("#gen-stats").filter({ hasText: "tokens" }).waitFor({ timeout: 60_000 });
+  await tabUntil((f) => f.step === "2", 400);
+  await page.keyboard.press("Enter");
+  await page.getByTestId("inspecting").filter({ hasText: "generated token 2" }).waitFor();
+  await page.close();
+});
