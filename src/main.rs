@@ -5,6 +5,8 @@
 //! `sampling-lab generate --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT]
 //!  [--params JSON] [--precision exact|fast] [--semantics hf|literal|corrected|dflash|transformers_js] [--max-new-tokens N]
 //!  [--seed S]`
+//! `sampling-lab speculate --model PATH --prompt TEXT [--params JSON] [--semantics S]
+//!  [--draft greedy|prompt-lookup|sampled] [--block N] [--max-new-tokens N] [--seed S]`
 //! `sampling-lab export-hub --model FILE.gguf --out DIR [--dtype f32|bf16|f16]`
 //!
 //! `inspect` prints one JSON report on stdout; `generate` streams the answer's text; `export-hub`
@@ -12,6 +14,7 @@
 //! (unreadable file, malformed JSON, wrong shape), with a one-line message on stderr; parameters
 //! transformers rejects are part of the report, not a failure.
 
+use sampling_lab::generation::speculative::{self, DraftSource, Speculative, DEFAULT_BLOCK};
 use sampling_lab::generation::{inspect_step, step_inspection, Sampler, Semantics, Session};
 use sampling_lab::logits_file::parse_logits;
 use sampling_lab::model::{export, Chat, Model, Precision};
@@ -27,6 +30,9 @@ const USAGE: &str = "usage:
                        [--precision exact|fast] [--generation-config FILE] [--draws N --seed S]
   sampling-lab generate --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT] [--params JSON]
                         [--precision exact|fast] [--semantics hf|literal|corrected|dflash|transformers_js] [--max-new-tokens N] [--seed S]
+  sampling-lab speculate --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT] [--params JSON]
+                         [--semantics dflash|hf|literal|corrected|transformers_js] [--draft greedy|prompt-lookup|sampled]
+                         [--block N] [--max-new-tokens N] [--seed S] [--precision exact]
   sampling-lab export-hub --model FILE.gguf --out DIR [--dtype f32|bf16|f16]
 PATH is a .gguf file or a directory in the Hugging Face layout (config.json, model.safetensors, tokenizer.json, ...).";
 
@@ -53,6 +59,7 @@ fn run(args: &[String]) -> Result<String, String> {
     match args.first().map(String::as_str) {
         Some("inspect") => inspect(&Flags::parse(&args[1..])?),
         Some("generate") => generate(&Flags::parse(&args[1..])?).map(|()| String::new()),
+        Some("speculate") => speculate(&Flags::parse(&args[1..])?),
         Some("export-hub") => export_hub(&Flags::parse(&args[1..])?),
         Some("-h" | "--help") | None => Err(USAGE.into()),
         Some(other) => Err(format!("unknown command `{other}`; {USAGE}")),
@@ -238,6 +245,29 @@ fn generate(flags: &Flags) -> Result<(), String> {
         session.generated()
     );
     Ok(())
+}
+
+/// DFlash's decode loop on the model: one JSON object with every round.
+fn speculate(flags: &Flags) -> Result<String, String> {
+    check_flags(
+        flags,
+        &[&MODEL_FLAGS[..], &["semantics", "draft", "block", "max-new-tokens", "seed"]].concat(),
+    )?;
+    let (model, ids) = load_model(flags)?;
+    let args = GenerateArgs::from_json_str(flags.get("params").unwrap_or("{}"))?;
+    let semantics: Semantics = flags.get("semantics").unwrap_or("dflash").parse()?;
+    let settings = Speculative {
+        block_size: flags.number("block")?.unwrap_or(DEFAULT_BLOCK),
+        draft: flags.get("draft").unwrap_or("greedy").parse::<DraftSource>()?,
+        max_new_tokens: flags.number("max-new-tokens")?.unwrap_or(MAX_NEW_TOKENS),
+    };
+    let seed = flags.number::<u64>("seed")?.or(args.seed).unwrap_or(0);
+    let started = Instant::now();
+    let gc = model.generation_config.clone();
+    let result = speculative::speculate(Arc::new(model), &ids, &args, gc.as_ref(), semantics, &settings, seed)?;
+    let mut value = serde_json::to_value(result).map_err(|e| e.to_string())?;
+    value["ms"] = serde_json::json!(started.elapsed().as_secs_f64() * 1000.0);
+    serde_json::to_string(&value).map_err(|e| e.to_string())
 }
 
 /// Writes config.json, model.safetensors, tokenizer.json and tokenizer_config.json to `--out`.

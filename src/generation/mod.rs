@@ -3,6 +3,7 @@
 
 pub mod sampler;
 pub mod session;
+pub mod speculative;
 
 pub use sampler::{Sampler, Semantics};
 pub use session::{Finish, Prefill, Session, Step};

@@ -104,6 +104,15 @@ impl Sampler {
         Sampler::Port { port, processor }
     }
 
+    /// The exact distribution [`Sampler::next`] draws from at this step.
+    pub fn distribution(&self, logits: &[f32], context: &[u32]) -> Result<Distribution, String> {
+        match self {
+            Sampler::Hf { hf, .. } => Ok(hf.apply(logits, context).distribution),
+            Sampler::TransformersJs { tjs, .. } => Ok(tjs.distribution(logits, context)),
+            Sampler::Port { port, .. } => port.distribution(logits, context),
+        }
+    }
+
     /// The next token given this step's raw logits and every id so far (prompt included).
     pub fn next(&mut self, logits: &[f32], context: &[u32]) -> Result<u32, String> {
         match self {

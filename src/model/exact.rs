@@ -88,6 +88,24 @@ pub struct ExactCache {
     kvs: Vec<Option<KvBuffer>>,
 }
 
+impl ExactCache {
+    /// Positions held.
+    pub fn len(&self) -> usize {
+        self.kvs.first().and_then(|kv| kv.as_ref()).map_or(0, |kv| kv.len)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Forgets every position from `len` on: the next forward writes over them.
+    pub fn truncate(&mut self, len: usize) {
+        for kv in self.kvs.iter_mut().flatten() {
+            kv.len = kv.len.min(len);
+        }
+    }
+}
+
 /// One layer's keys and values, `[1, kv_heads, capacity, head]`, the first `len` positions used.
 /// Appending writes in place and the capacity doubles when full, so a step copies only its own
 /// keys and values rather than the whole history.
@@ -180,6 +198,26 @@ impl ExactLlama {
 
     /// Runs `ids` at positions `pos..`, extending `cache`; the logits of the last position.
     pub fn forward(&self, cache: &mut ExactCache, ids: &[u32], pos: usize) -> Result<Vec<f32>> {
+        let hidden = self.hidden_states(cache, ids, pos)?;
+        let last = hidden.i((.., ids.len() - 1..ids.len(), ..))?.contiguous()?;
+        Ok(self.logits(&last)?.remove(0))
+    }
+
+    /// Runs `ids` at positions `pos..` in one batched pass, extending `cache`; the logits at every
+    /// position (what a speculative decoder verifies a drafted block with).
+    pub fn forward_all(&self, cache: &mut ExactCache, ids: &[u32], pos: usize) -> Result<Vec<Vec<f32>>> {
+        let hidden = self.hidden_states(cache, ids, pos)?;
+        self.logits(&hidden)
+    }
+
+    /// The final norm and the LM head, one row of logits per position of `hidden`.
+    fn logits(&self, hidden: &Tensor) -> Result<Vec<Vec<f32>>> {
+        let normed = candle_nn::ops::rms_norm(hidden, &self.norm, self.hp.rms_norm_eps as f32)?;
+        let logits = self.lm_head.as_ref().unwrap_or(&self.embed).linear(&normed)?;
+        Ok(logits.squeeze(0)?.to_vec2()?)
+    }
+
+    fn hidden_states(&self, cache: &mut ExactCache, ids: &[u32], pos: usize) -> Result<Tensor> {
         let eps = self.hp.rms_norm_eps as f32;
         let mut x = self.embed.rows(ids)?;
         for (layer, kv) in self.layers.iter().zip(cache.kvs.iter_mut()) {
@@ -189,10 +227,7 @@ impl ExactLlama {
             let gated = (candle_nn::ops::silu(&layer.gate.linear(&h)?)? * layer.up.linear(&h)?)?;
             x = (layer.down.linear(&gated)? + x)?;
         }
-        let last = x.i((.., ids.len() - 1..ids.len(), ..))?.contiguous()?;
-        let last = candle_nn::ops::rms_norm(&last, &self.norm, eps)?;
-        let logits = self.lm_head.as_ref().unwrap_or(&self.embed).linear(&last)?;
-        Ok(logits.flatten_all()?.to_vec1()?)
+        Ok(x)
     }
 
     fn attention(&self, layer: &Layer, h: &Tensor, pos: usize, kv: &mut Option<KvBuffer>) -> Result<Tensor> {

@@ -170,4 +170,30 @@ impl Backbone {
             _ => Err(ModelError::Invalid("a cache from another model was used".into())),
         }
     }
+
+    /// The logits at every position of `ids`, from one batched pass (exact precision only).
+    pub fn forward_all(&self, cache: &mut KvCache, ids: &[u32], pos: usize) -> Result<Vec<Vec<f32>>> {
+        match (self, cache) {
+            (Backbone::Exact(llama), KvCache::Exact(cache)) => llama.forward_all(cache, ids, pos),
+            _ => Err(ModelError::Invalid(CUT_NEEDS_EXACT.into())),
+        }
+    }
+}
+
+/// candle's quantized llama keeps its cache private: it can neither be cut back nor give the
+/// logits of every position.
+const CUT_NEEDS_EXACT: &str =
+    "speculative decoding needs exact precision: candle's quantized llama (fast) cannot cut its KV cache back";
+
+impl KvCache {
+    /// Forgets every position from `len` on.
+    pub fn truncate(&mut self, len: usize) -> Result<()> {
+        match self {
+            KvCache::Exact(cache) => {
+                cache.truncate(len);
+                Ok(())
+            }
+            KvCache::Quantized(_) => Err(ModelError::Invalid(CUT_NEEDS_EXACT.into())),
+        }
+    }
 }

@@ -194,6 +194,13 @@ impl Model {
         self.backbone.forward(cache, ids, pos)
     }
 
+    /// Extends `cache` with `ids` at positions `pos..` in one batched pass; the logits at every
+    /// position.
+    pub fn forward_all(&self, cache: &mut KvCache, ids: &[u32], pos: usize) -> Result<Vec<Vec<f32>>> {
+        self.check_length(pos + ids.len())?;
+        self.backbone.forward_all(cache, ids, pos)
+    }
+
     /// The next-token logits after `ids`, from a fresh cache.
     pub fn next_logits(&self, ids: &[u32]) -> Result<Vec<f32>> {
         self.check_ids(ids)?;

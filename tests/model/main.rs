@@ -6,6 +6,7 @@
 
 mod gguf;
 mod hub;
+mod speculative;
 
 use sampling_lab::logits_file::parse_logits;
 use sampling_lab::model::{Model, Precision};

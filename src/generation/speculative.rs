@@ -1,0 +1,466 @@
+//! Speculative decoding as DFlash runs it (z-lab/dflash, `dflash/model.py` @ 44947fb,
+//! `dflash_generate`): a block holds the last committed token (the anchor) and up to B−1
+//! drafted tokens; the target runs the whole block in one batched forward and draws a posterior
+//! token at every position; the drafted tokens that match the posterior before them are kept,
+//! then the posterior at the first mismatch (the bonus token), and the KV cache is cut back to
+//! what was committed.
+//!
+//! With a one-hot draft d this is speculative sampling's rule (accept with p(d); on a mismatch the
+//! posterior drawn there is p restricted to tokens ≠ d): every emitted token is an exact draw from
+//! the target, at any temperature. The acceptance length (accepted + 1, so 1..=B, as DFlash's
+//! benchmark counts it) has the exact expectation `1 + Σₖ Πᵢ₍ᵢ₍ₖ₎ pᵢ(dᵢ₊₁)` given the drafted
+//! tokens, which each round reports next to the observed one.
+
+use super::sampler::{Sampler, Semantics};
+use super::session::Finish;
+use crate::model::{KvCache, Model};
+use crate::sampling::hf::torch_argmax;
+use crate::sampling::{GenerateArgs, GenerationConfig};
+use serde::Serialize;
+use std::sync::Arc;
+
+/// Slots of a block in DFlash's published checkpoints: the anchor and 15 drafted tokens.
+pub const DEFAULT_BLOCK: usize = 16;
+/// transformers' `prompt_lookup_num_tokens` and `max_matching_ngram_size` defaults.
+pub const PROMPT_LOOKUP_TOKENS: usize = 10;
+pub const PROMPT_LOOKUP_NGRAM: usize = 2;
+
+/// Where the drafted tokens come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DraftSource {
+    /// The target's own greedy continuation: the best a greedy drafter (DFlash's rule for the
+    /// draft: `sample(draft_logits)` with no temperature) can propose.
+    Greedy,
+    /// n-gram matches in the context, as transformers' prompt lookup.
+    PromptLookup,
+    /// The target's continuation drawn at the call's temperature, as DFlash's MLX path, which
+    /// shares one sampler between draft and target.
+    Sampled,
+}
+
+impl std::str::FromStr for DraftSource {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "greedy" => Ok(DraftSource::Greedy),
+            "prompt-lookup" => Ok(DraftSource::PromptLookup),
+            "sampled" => Ok(DraftSource::Sampled),
+            other => Err(format!("--draft must be greedy, prompt-lookup or sampled, not `{other}`")),
+        }
+    }
+}
+
+/// What the loop needs of the target: a KV cache that a block extends and that can be cut back.
+pub trait Target {
+    /// Runs `ids` after the cached positions in one pass; the logits at each of them.
+    fn extend(&mut self, ids: &[u32]) -> Result<Vec<Vec<f32>>, String>;
+    /// Keeps the first `len` cached positions.
+    fn truncate(&mut self, len: usize) -> Result<(), String>;
+    fn is_eos(&self, id: u32) -> bool;
+}
+
+/// The model as a target, on its own KV cache.
+pub struct ModelTarget {
+    model: Arc<Model>,
+    cache: KvCache,
+    len: usize,
+}
+
+impl ModelTarget {
+    /// Runs the prompt; the target and the logits for the first token.
+    pub fn prefill(model: Arc<Model>, prompt: &[u32]) -> Result<(Self, Vec<f32>), String> {
+        model.check_ids(prompt)?;
+        let mut cache = model.new_cache()?;
+        // Fail before the prefill, not after it, where the cache could never be cut back.
+        cache.truncate(0)?;
+        let logits = model.forward(&mut cache, prompt, 0)?;
+        let len = prompt.len();
+        Ok((ModelTarget { model, cache, len }, logits))
+    }
+}
+
+impl Target for ModelTarget {
+    fn extend(&mut self, ids: &[u32]) -> Result<Vec<Vec<f32>>, String> {
+        let logits = self.model.forward_all(&mut self.cache, ids, self.len)?;
+        self.len += ids.len();
+        Ok(logits)
+    }
+
+    fn truncate(&mut self, len: usize) -> Result<(), String> {
+        self.cache.truncate(len)?;
+        self.len = self.len.min(len);
+        Ok(())
+    }
+
+    fn is_eos(&self, id: u32) -> bool {
+        self.model.is_eos(id)
+    }
+}
+
+/// One block: what was drafted, what the target drew, and how much was kept.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Round {
+    pub draft: Vec<u32>,
+    /// The target's draw at the anchor and at each drafted token.
+    pub posterior: Vec<u32>,
+    /// Drafted tokens kept, plus the bonus token: 1..=B.
+    pub acceptance_length: usize,
+    /// The exact expectation of `acceptance_length` given the drafted tokens.
+    pub expected_acceptance_length: f64,
+}
+
+/// A whole speculative generation.
+#[derive(Clone, Debug, Serialize)]
+pub struct Speculation {
+    /// The generated ids (the prompt excluded), and their text.
+    pub ids: Vec<u32>,
+    pub text: String,
+    pub block_size: usize,
+    pub draft: DraftSource,
+    pub semantics: &'static str,
+    pub rounds: Vec<Round>,
+    pub mean_acceptance_length: f64,
+    /// The prefill and one batched forward per round.
+    pub target_forwards: usize,
+    /// Forwards run to draft (the greedy and sampled drafts are the target's own continuation).
+    pub draft_forwards: usize,
+    pub finish: Finish,
+}
+
+/// The loop's settings.
+pub struct Speculative {
+    pub block_size: usize,
+    pub draft: DraftSource,
+    pub max_new_tokens: usize,
+}
+
+impl Speculative {
+    /// Generates after `prompt`, whose logits `prefill_logits` the target has just produced
+    /// (its cache holds the prompt). `sampler` draws the posterior under the chosen semantics;
+    /// `drafter` draws the sampled draft.
+    pub fn run<T: Target>(
+        &self,
+        target: &mut T,
+        prompt: &[u32],
+        prefill_logits: &[f32],
+        semantics: Semantics,
+        sampler: &mut Sampler,
+        drafter: &mut Sampler,
+    ) -> Result<Speculation, String> {
+        if self.block_size == 0 {
+            return Err("the block size must be at least 1 (the anchor)".into());
+        }
+        let mut state = State {
+            ids: prompt.to_vec(),
+            prompt_len: prompt.len(),
+            rounds: Vec::new(),
+            draft_forwards: 0,
+            finish: None,
+        };
+        let first = sampler.next(prefill_logits, prompt)?;
+        state.commit(&[first], target, self.max_new_tokens);
+        while state.finish.is_none() {
+            let round = self.round(target, &mut state, sampler, drafter)?;
+            state.rounds.push(round);
+        }
+        let lengths: Vec<f64> = state.rounds.iter().map(|r| r.acceptance_length as f64).collect();
+        Ok(Speculation {
+            ids: state.ids[state.prompt_len..].to_vec(),
+            text: String::new(),
+            block_size: self.block_size,
+            draft: self.draft,
+            semantics: semantics.name(),
+            mean_acceptance_length: lengths.iter().sum::<f64>() / lengths.len().max(1) as f64,
+            target_forwards: 1 + state.rounds.len(),
+            draft_forwards: state.draft_forwards,
+            rounds: state.rounds,
+            finish: state.finish.expect("the loop ends when finished"),
+        })
+    }
+
+    fn round<T: Target>(
+        &self,
+        target: &mut T,
+        state: &mut State,
+        sampler: &mut Sampler,
+        drafter: &mut Sampler,
+    ) -> Result<Round, String> {
+        // The block never drafts past the answer's length: a round commits at most draft + 1.
+        let room = self.max_new_tokens - state.generated() - 1;
+        let want = (self.block_size - 1).min(room);
+        let cached = state.ids.len() - 1;
+        let draft = match self.draft {
+            DraftSource::PromptLookup => prompt_lookup(&state.ids, want, |id| target.is_eos(id)),
+            DraftSource::Greedy => continuation(target, state, want, &mut |logits, _| Ok(torch_argmax(logits) as u32))?,
+            DraftSource::Sampled => continuation(target, state, want, &mut |logits, context| drafter.next(logits, context))?,
+        };
+        target.truncate(cached)?;
+        let mut block = vec![*state.ids.last().expect("the anchor")];
+        block.extend(&draft);
+        let logits = target.extend(&block)?;
+        let expected = expected_acceptance(sampler, &logits, &state.ids, &draft)?;
+        let mut context = state.ids.clone();
+        let mut posterior = Vec::with_capacity(logits.len());
+        for (i, step_logits) in logits.iter().enumerate() {
+            posterior.push(sampler.next(step_logits, &context)?);
+            context.extend(draft.get(i));
+        }
+        let accepted = draft.iter().zip(&posterior).take_while(|(d, p)| d == p).count();
+        let mut committed = draft[..accepted].to_vec();
+        committed.push(posterior[accepted]);
+        state.commit(&committed, target, self.max_new_tokens);
+        target.truncate(state.ids.len() - 1)?;
+        Ok(Round {
+            draft,
+            posterior,
+            acceptance_length: accepted + 1,
+            expected_acceptance_length: expected,
+        })
+    }
+}
+
+/// Speculative decoding of the model after `prompt`: the posterior drawn under `semantics` for
+/// the call's arguments (seeded), the sampled draft by a second generator.
+pub fn speculate(
+    model: Arc<Model>,
+    prompt: &[u32],
+    args: &GenerateArgs,
+    generation_config: Option<&GenerationConfig>,
+    semantics: Semantics,
+    settings: &Speculative,
+    seed: u64,
+) -> Result<Speculation, String> {
+    let mut sampler = Sampler::new(semantics, args, generation_config, seed)?;
+    let mut drafter = Sampler::new(semantics, args, generation_config, seed ^ DRAFTER_SEED)?;
+    let (mut target, logits) = ModelTarget::prefill(model.clone(), prompt)?;
+    let mut speculation = settings.run(&mut target, prompt, &logits, semantics, &mut sampler, &mut drafter)?;
+    speculation.text = model.tokenizer.decode(&speculation.ids)?;
+    Ok(speculation)
+}
+
+/// Mixed into the seed of the sampled draft's generator, so that it never replays the posterior's.
+const DRAFTER_SEED: u64 = 0xD4AF_7E5D_0000_0001;
+
+/// The exact expected acceptance length of `draft` (accepted + 1): `logits[i]` are the target's
+/// logits after `context` and the first i drafted tokens; a drafted token survives with its
+/// probability under `sampler`'s distribution there, and only while every one before it did.
+pub fn expected_acceptance(sampler: &Sampler, logits: &[Vec<f32>], context: &[u32], draft: &[u32]) -> Result<f64, String> {
+    let mut context = context.to_vec();
+    let (mut expected, mut surviving) = (1.0, 1.0);
+    for (step_logits, &drafted) in logits.iter().zip(draft) {
+        surviving *= sampler.distribution(step_logits, &context)?.prob(drafted);
+        expected += surviving;
+        context.push(drafted);
+    }
+    Ok(expected)
+}
+
+struct State {
+    ids: Vec<u32>,
+    prompt_len: usize,
+    rounds: Vec<Round>,
+    draft_forwards: usize,
+    finish: Option<Finish>,
+}
+
+impl State {
+    fn generated(&self) -> usize {
+        self.ids.len() - self.prompt_len
+    }
+
+    /// Appends tokens up to and including an end of sequence, or up to the answer's length.
+    fn commit<T: Target>(&mut self, tokens: &[u32], target: &T, max_new_tokens: usize) {
+        for &token in tokens {
+            self.ids.push(token);
+            if target.is_eos(token) {
+                self.finish = Some(Finish::Eos);
+            } else if self.generated() >= max_new_tokens {
+                self.finish = Some(Finish::MaxNewTokens);
+            }
+            if self.finish.is_some() {
+                return;
+            }
+        }
+    }
+}
+
+/// `n` tokens of the target's own continuation from the anchor, one forward each, chosen by
+/// `choose(logits, context)`; the cache is cut back by the caller.
+fn continuation<T: Target>(
+    target: &mut T,
+    state: &mut State,
+    n: usize,
+    choose: &mut dyn FnMut(&[f32], &[u32]) -> Result<u32, String>,
+) -> Result<Vec<u32>, String> {
+    let mut context = state.ids.clone();
+    let mut draft = Vec::with_capacity(n);
+    for _ in 0..n {
+        let logits = target.extend(&context[context.len() - 1..])?;
+        state.draft_forwards += 1;
+        let token = choose(&logits[0], &context)?;
+        draft.push(token);
+        context.push(token);
+    }
+    Ok(draft)
+}
+
+/// transformers' `PromptLookupCandidateGenerator`: the tokens that followed the first earlier
+/// occurrence of the context's last n-gram (n = 2, then 1), at most `n_tokens`, cut before an
+/// end of sequence.
+fn prompt_lookup(ids: &[u32], n_tokens: usize, is_eos: impl Fn(u32) -> bool) -> Vec<u32> {
+    for size in (1..=PROMPT_LOOKUP_NGRAM.min(ids.len().saturating_sub(1))).rev() {
+        let tail = &ids[ids.len() - size..];
+        for start in 0..=ids.len() - size {
+            let follow = start + size;
+            let end = (follow + PROMPT_LOOKUP_TOKENS.min(n_tokens)).min(ids.len());
+            if &ids[start..follow] == tail && follow < end {
+                let candidate = &ids[follow..end];
+                let cut = candidate.iter().position(|&t| is_eos(t)).unwrap_or(candidate.len());
+                return candidate[..cut].to_vec();
+            }
+        }
+    }
+    Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sampling::GenerateArgs;
+
+    const V: usize = 5;
+    const EOS: u32 = 4;
+
+    /// A small deterministic target: each position's logits are a function of the ids before it.
+    struct Toy {
+        cached: Vec<u32>,
+    }
+
+    /// The end of sequence becomes certain once the context reaches 30 ids.
+    fn toy_logits(context: &[u32]) -> Vec<f32> {
+        let h = context.iter().fold(17u64, |h, &t| h.wrapping_mul(31).wrapping_add(u64::from(t) + 1));
+        let eos = if context.len() >= 30 { 90.0 } else { -30.0 };
+        (0..V)
+            .map(|j| if j as u32 == EOS { eos } else { ((h.wrapping_mul(j as u64 + 7) % 97) as f32) / 40.0 })
+            .collect()
+    }
+
+    impl Target for Toy {
+        fn extend(&mut self, ids: &[u32]) -> Result<Vec<Vec<f32>>, String> {
+            Ok(ids
+                .iter()
+                .map(|&id| {
+                    self.cached.push(id);
+                    toy_logits(&self.cached)
+                })
+                .collect())
+        }
+        fn truncate(&mut self, len: usize) -> Result<(), String> {
+            self.cached.truncate(len);
+            Ok(())
+        }
+        fn is_eos(&self, id: u32) -> bool {
+            id == EOS
+        }
+    }
+
+    fn sampler(kwargs: &str, seed: u64) -> Sampler {
+        Sampler::new(Semantics::Dflash, &GenerateArgs::from_json_str(kwargs).unwrap(), None, seed).unwrap()
+    }
+
+    fn speculate(kwargs: &str, draft: DraftSource, block: usize, max: usize, seed: u64) -> Speculation {
+        let prompt = [0, 1, 2, 3, 1, 2];
+        let mut toy = Toy { cached: prompt.to_vec() };
+        let logits = toy_logits(&prompt);
+        let settings = Speculative { block_size: block, draft, max_new_tokens: max };
+        let (mut s, mut d) = (sampler(kwargs, seed), sampler(kwargs, seed ^ 0xD4AF7));
+        settings.run(&mut toy, &prompt, &logits, Semantics::Dflash, &mut s, &mut d).unwrap()
+    }
+
+    fn greedy(max: usize) -> Vec<u32> {
+        let mut ids = vec![0, 1, 2, 3, 1, 2];
+        let mut out = Vec::new();
+        while out.len() < max {
+            let t = torch_argmax(&toy_logits(&ids)) as u32;
+            ids.push(t);
+            out.push(t);
+            if t == EOS {
+                break;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn at_temperature_zero_every_draft_source_gives_the_greedy_answer() {
+        for draft in [DraftSource::Greedy, DraftSource::PromptLookup, DraftSource::Sampled] {
+            for block in [1, 4, 16] {
+                let s = speculate("{}", draft, block, 40, 1);
+                assert_eq!((s.ids.clone(), s.finish), (greedy(40), Finish::Eos), "{draft:?}, B={block}");
+                assert_eq!(speculate("{}", draft, block, 9, 1).ids, greedy(9), "{draft:?}, B={block}, 9 tokens");
+            }
+        }
+    }
+
+    #[test]
+    fn a_greedy_draft_at_temperature_zero_is_accepted_whole() {
+        let s = speculate("{}", DraftSource::Greedy, 8, 33, 1);
+        assert!(s.rounds.iter().all(|r| r.acceptance_length == r.draft.len() + 1), "{:?}", s.rounds);
+        assert!(s.rounds.iter().all(|r| (r.expected_acceptance_length - (r.draft.len() + 1) as f64).abs() < 1e-12));
+    }
+
+    #[test]
+    fn prompt_lookup_proposes_what_followed_the_last_bigram() {
+        assert_eq!(prompt_lookup(&[5, 6, 7, 8, 9, 5, 6], 10, |_| false), [7, 8, 9, 5, 6]);
+        assert_eq!(prompt_lookup(&[5, 6, 7, 8, 6], 2, |_| false), [7, 8], "falls back to the last token");
+        assert_eq!(prompt_lookup(&[5, 6, 7, 2, 5, 6], 10, |t| t == 2), [7], "cut before an end of sequence");
+        assert!(prompt_lookup(&[1, 2, 3], 10, |_| false).is_empty());
+    }
+
+    /// The first two emitted tokens over many seeded runs against the target's exact joint
+    /// probabilities: TV under ½ Σ √(p(1−p)/N) + √(ln(1/δ)/2N), δ = 1e-9.
+    #[test]
+    fn above_zero_the_emitted_tokens_are_exact_draws_from_the_target() {
+        let kwargs = r#"{"temperature": 0.9}"#;
+        let probe = sampler(kwargs, 0);
+        let prompt = [0u32, 1, 2, 3, 1, 2];
+        let first = probe.distribution(&toy_logits(&prompt), &prompt).unwrap().dense();
+        let exact: Vec<f64> = (0..V * V)
+            .map(|k| {
+                let (a, b) = (k / V, k % V);
+                let context = [&prompt[..], &[a as u32]].concat();
+                first[a] * probe.distribution(&toy_logits(&context), &context).unwrap().dense()[b]
+            })
+            .collect();
+        let n = 20_000;
+        for draft in [DraftSource::Greedy, DraftSource::Sampled, DraftSource::PromptLookup] {
+            let mut counts = vec![0u64; V * V];
+            let (mut observed_tau, mut expected_tau) = (0.0, 0.0);
+            for seed in 0..n as u64 {
+                let s = speculate(kwargs, draft, 4, 6, seed);
+                counts[s.ids[0] as usize * V + s.ids[1] as usize] += 1;
+                observed_tau += s.rounds[0].acceptance_length as f64;
+                expected_tau += s.rounds[0].expected_acceptance_length;
+            }
+            let tv = 0.5 * counts.iter().zip(&exact).map(|(&c, p)| (c as f64 / n as f64 - p).abs()).sum::<f64>();
+            let bound = 0.5 * exact.iter().map(|p| (p * (1.0 - p) / n as f64).sqrt()).sum::<f64>()
+                + ((1.0f64 / 1e-9).ln() / (2.0 * n as f64)).sqrt();
+            assert!(tv <= bound, "{draft:?}: TV {tv} above {bound}");
+            // Hoeffding on the per-run difference, which lies in [−(B−1), B−1].
+            let gap = (observed_tau - expected_tau).abs() / n as f64;
+            let allowed = 2.0 * 3.0 * ((2.0f64 / 1e-9).ln() / (2.0 * n as f64)).sqrt();
+            assert!(gap <= allowed, "{draft:?}: mean τ {} vs expected {}", observed_tau / n as f64, expected_tau / n as f64);
+        }
+    }
+
+    #[test]
+    fn a_higher_temperature_lowers_the_expected_acceptance_of_one_greedy_draft() {
+        let prompt = vec![0u32, 1, 2, 3, 1, 2];
+        let draft = greedy(7);
+        let logits: Vec<Vec<f32>> = (0..draft.len()).map(|i| toy_logits(&[&prompt[..], &draft[..i]].concat())).collect();
+        let tau = |t: f64| expected_acceptance(&sampler(&format!(r#"{{"temperature": {t}}}"#), 0), &logits, &prompt, &draft).unwrap();
+        assert_eq!(tau(0.0), 8.0, "a greedy draft is accepted whole at temperature zero");
+        assert!(tau(0.3) > tau(0.8) && tau(0.8) > tau(1.5), "{} {} {}", tau(0.3), tau(0.8), tau(1.5));
+    }
+}
