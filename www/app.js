@@ -5,6 +5,7 @@ import { DEFAULTS, parseState, stateQuery } from "./state.js";
 import { DEFAULT_SET, judge, loadExercises } from "./exercises.js";
 import { exportReport } from "./export.js";
 import { workerScript } from "./trusted.js";
+import { showSpeculation, TEMPERATURES } from "./speculative.js";
 import { buildParamsForm, paramsText, showEffective, showParams } from "./params.js";
 import { $, buildColumns, markSelected, showChips, showMonteCarlo, showReport, showView, tokenButton } from "./view.js";
 
@@ -59,6 +60,9 @@ let exercises = { path: "", set: null, index: 0 };
 let pendingJudge = null;
 /** The report on screen, redrawn when the view changes. */
 let lastReport = null;
+/** The speculative run in flight, and plain decoding's last rate (tokens/s) to set beside it. */
+let speculateId = -1;
+let plainRate = null;
 /** How the distributions are drawn, and which columns are shown. */
 let view = DEFAULTS.view;
 let shown = DEFAULTS.cols.split(",");
@@ -142,6 +146,18 @@ function generate() {
   generationId = send({ type: Request.generate, chat: chat(), options });
   $("cancel").disabled = false;
   $("generate").disabled = true;
+}
+
+function speculate() {
+  if (!modelReady) return;
+  showError(null);
+  $("spec-run").disabled = true;
+  $("spec-status").textContent = "drafting and verifying…";
+  speculateId = send({
+    type: Request.speculate, chat: chat(), draft: $("spec-draft").value, blockSize: Number($("spec-block").value) || 16, temperatures: TEMPERATURES,
+    options: { semantics: $("spec-semantics").value, params: $("params").value, generationConfig: generationConfig(),
+      seed: Number($("seed").value) || 0, maxNewTokens: Number($("max-new-tokens").value) || DEFAULTS.max },
+  });
 }
 
 function drawMonteCarlo() {
@@ -309,7 +325,8 @@ const HANDLERS = {
     if (id !== generationId) return;
     $("cancel").disabled = true;
     $("generate").disabled = false;
-    const rate = steps > 1 ? ` · ${((steps - 1) / (decodeMs / 1000)).toFixed(1)} tok/s` : "";
+    plainRate = steps > 1 ? (steps - 1) / (decodeMs / 1000) : null;
+    const rate = plainRate ? ` · ${plainRate.toFixed(1)} tok/s` : "";
     $("gen-stats").textContent = `${steps} tokens · ${finish} · prefill ${(prefillMs / 1000).toFixed(2)} s${rate}`;
     if (pendingStep !== null) {
       showError(`the link's step ${pendingStep} was not generated (the answer has ${steps} tokens)`);
@@ -317,8 +334,14 @@ const HANDLERS = {
       refresh();
     }
   },
+  [Reply.speculated]: ({ id, result, curve }) => {
+    if (id !== speculateId) return;
+    $("spec-run").disabled = false;
+    showSpeculation(result, curve, plainRate);
+  },
   [Reply.error]: ({ id, message, fatal }) => {
     if (fatal) return crashed(message);
+    if (id === speculateId) { $("spec-run").disabled = false; $("spec-status").textContent = "failed"; }
     if (id === generationId) { $("cancel").disabled = true; $("generate").disabled = false; }
     if (id === monteCarloId) drawingDone();
     if (id === latestInspect && pendingJudge) {
@@ -486,6 +509,7 @@ function setUp() {
   $("cancel").addEventListener("click", () => worker.postMessage({ type: Request.cancel, id: generationId }));
   $("copy-link").addEventListener("click", copyLink);
   $("mc-run").addEventListener("click", drawMonteCarlo);
+  $("spec-run").addEventListener("click", speculate);
   $("ex-check").addEventListener("click", checkExercise);
   $("ex-prev").addEventListener("click", () => { showExercise(exercises.index - 1); saveState(); });
   $("ex-next").addEventListener("click", () => { showExercise(exercises.index + 1); saveState(); });

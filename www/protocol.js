@@ -11,6 +11,10 @@
 //                                               inspected instead of the model's when given
 //   monteCarlo  { id, chat, params, generationConfig, step, logits, draws, seed }
 //   generate    { id, chat, options }           options: GenerationOptions (pkg/sampling_lab.d.ts)
+//   speculate   { id, chat, options, draft, blockSize, temperatures }
+//                                               DFlash's decode loop (exact precision), and the
+//                                               expected acceptance of one greedy draft over
+//                                               `temperatures`
 //   cancel      { id }                          stops generation or Monte Carlo run `id` between
 //                                               two tokens or two chunks of draws
 //   trap        { target }                      aborts the wasm as a Rust panic does (recovery tests):
@@ -28,6 +32,7 @@
 //   token       { id, step }                    {index, token, token_text, text, finish}
 //   done        { id, finish, steps, prefillMs, decodeMs, ids }
 //                                               finish: "eos" | "max_new_tokens" | "context_full" | "cancelled"
+//   speculated  { id, result, curve }           every round, ids, text, tokens, ms; [[T, τ], ...]
 //   error       { id, message, fatal }          fatal: the wasm instance died (a panic); the page
 //                                               must start a new worker, which loads the model again
 //
@@ -57,6 +62,7 @@ export const Request = Object.freeze({
   inspect: "inspect",
   monteCarlo: "monteCarlo",
   generate: "generate",
+  speculate: "speculate",
   cancel: "cancel",
   trap: "trap",
 });
@@ -70,6 +76,7 @@ export const Reply = Object.freeze({
   monteCarlo: "monteCarlo",
   token: "token",
   done: "done",
+  speculated: "speculated",
   error: "error",
 });
 

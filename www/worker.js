@@ -51,6 +51,11 @@ async function handle(data, files) {
     case Request.inspect: return postMessage({ type: Reply.distribution, id: data.id, report: inspect(data) });
     case Request.monteCarlo: return monteCarlo(data);
     case Request.generate: return generate(data);
+    case Request.speculate: return postMessage({
+      type: Reply.speculated, id: data.id,
+      result: model().speculate(data.chat, data.options, data.draft, data.blockSize),
+      curve: model().acceptanceCurve(data.chat, data.blockSize, Float64Array.from(data.temperatures)),
+    });
     case Request.trap: return trap();
     default: throw new Error(`unknown request type ${JSON.stringify(data.type)}`);
   }

@@ -239,6 +239,34 @@ pub fn speculate(
     Ok(speculation)
 }
 
+/// The exact expected acceptance length of one greedy draft under DFlash's sampler, over
+/// `temperatures`: the anchor is the greedy first token, the draft its greedy continuation of
+/// B−1 tokens, and each drafted token's probability comes from the logits the continuation ran
+/// into (the same a verification forward computes).
+pub fn acceptance_curve(model: Arc<Model>, prompt: &[u32], block_size: usize, temperatures: &[f64]) -> Result<Vec<(f64, f64)>, String> {
+    let (mut target, logits) = ModelTarget::prefill(model, prompt)?;
+    let anchor = torch_argmax(&logits) as u32;
+    let mut context = [prompt, &[anchor]].concat();
+    let (mut draft, mut step_logits) = (Vec::new(), Vec::new());
+    for _ in 1..block_size.max(1) {
+        let next = target.extend(&context[context.len() - 1..])?.remove(0);
+        let token = torch_argmax(&next) as u32;
+        step_logits.push(next);
+        draft.push(token);
+        context.push(token);
+    }
+    let context = [prompt, &[anchor]].concat();
+    temperatures
+        .iter()
+        .map(|&t| {
+            let mut args = GenerateArgs::default();
+            args.set(crate::sampling::params::Field::Temperature, crate::sampling::pyvalue::PyValue::Float(t));
+            let sampler = Sampler::new(Semantics::Dflash, &args, None, 0)?;
+            Ok((t, expected_acceptance(&sampler, &step_logits, &context, &draft)?))
+        })
+        .collect()
+}
+
 /// Mixed into the seed of the sampled draft's generator, so that it never replays the posterior's.
 const DRAFTER_SEED: u64 = 0xD4AF_7E5D_0000_0001;
 

@@ -2,6 +2,7 @@
 //! whose every step can be inspected afterwards.
 
 use super::{args, error, generation_config, to_js, DrawJob};
+use crate::generation::speculative::{self, DraftSource, Speculative};
 use crate::generation::{inspect_step, step_inspection, Prefill, Sampler, Semantics, Session};
 use crate::model::{hub::HubFiles, Chat, KvCache, Model, Precision};
 use crate::sampling::Inspection;
@@ -219,6 +220,49 @@ impl Lab {
         Ok(prefill)
     }
 
+    /// DFlash's speculative decode loop on the chat (exact precision): `draft` is `greedy`,
+    /// `prompt-lookup` or `sampled`; the result has every round, the generated ids and text, the
+    /// display text of every id it names (`tokens`) and the wall time (`ms`).
+    pub fn speculate(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ChatInput")] chat: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "GenerationOptions")] options: JsValue,
+        draft: &str,
+        block_size: usize,
+    ) -> Result<JsValue, JsError> {
+        let started = js_sys::Date::now();
+        let options = parse_options(options)?;
+        let args = args(&options.params)?;
+        let gc = generation_config(options.generation_config)?.or_else(|| self.model.generation_config.clone());
+        let settings = Speculative {
+            block_size,
+            draft: draft.parse::<DraftSource>().map_err(error)?,
+            max_new_tokens: options.max_new_tokens,
+        };
+        let prompt = self.model.chat_ids(&parse_chat(chat)?).map_err(error)?;
+        let seed = options.seed.or(args.seed).unwrap_or(0);
+        let result = speculative::speculate(self.model.clone(), &prompt, &args, gc.as_ref(), options.semantics, &settings, seed)
+            .map_err(error)?;
+        let mut value = serde_json::to_value(&result).map_err(error)?;
+        let named = result.rounds.iter().flat_map(|r| r.draft.iter().chain(&r.posterior)).chain(&result.ids);
+        value["tokens"] = named.map(|&id| (id.to_string(), self.model.tokenizer.token_text(id).into())).collect::<serde_json::Map<_, _>>().into();
+        value["ms"] = (js_sys::Date::now() - started).into();
+        to_js(&value)
+    }
+
+    /// The exact expected acceptance length of one greedy draft of `block_size` slots over
+    /// `temperatures`, under DFlash's sampler: `[[temperature, τ], ...]`.
+    #[wasm_bindgen(js_name = acceptanceCurve)]
+    pub fn acceptance_curve(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ChatInput")] chat: JsValue,
+        block_size: usize,
+        temperatures: Vec<f64>,
+    ) -> Result<JsValue, JsError> {
+        let prompt = self.model.chat_ids(&parse_chat(chat)?).map_err(error)?;
+        to_js(&speculative::acceptance_curve(self.model.clone(), &prompt, block_size, &temperatures).map_err(error)?)
+    }
+
     /// Prefills the chat and returns a generation to step through; nothing is sampled yet.
     #[wasm_bindgen(js_name = startGeneration)]
     pub fn start_generation(
@@ -226,11 +270,7 @@ impl Lab {
         #[wasm_bindgen(unchecked_param_type = "ChatInput")] chat: JsValue,
         #[wasm_bindgen(unchecked_param_type = "GenerationOptions")] options: JsValue,
     ) -> Result<Generation, JsError> {
-        let options: Options = if options.is_undefined() || options.is_null() {
-            serde_json::from_str("{}").map_err(error)?
-        } else {
-            serde_wasm_bindgen::from_value(options).map_err(|e| error(format!("generation options: {e}")))?
-        };
+        let options = parse_options(options)?;
         let args = args(&options.params)?;
         let gc = generation_config(options.generation_config)?.or_else(|| self.model.generation_config.clone());
         let seed = options.seed.or(args.seed).unwrap_or(0);
@@ -353,6 +393,14 @@ impl Generation {
             args,
             gc,
         ))
+    }
+}
+
+fn parse_options(options: JsValue) -> Result<Options, JsError> {
+    if options.is_undefined() || options.is_null() {
+        serde_json::from_str("{}").map_err(error)
+    } else {
+        serde_wasm_bindgen::from_value(options).map_err(|e| error(format!("generation options: {e}")))
     }
 }
 

@@ -117,6 +117,38 @@ test("the wasm API streams tokens to a callback, stops when it returns false, an
   assert.match(result.error, /unknown variant `sideways`/);
 });
 
+test("in the browser, speculation at temperature zero gives greedy decoding's ids for every draft source", async () => {
+  const page = await pageWithLab();
+  const result = await page.evaluate((chat) => {
+    const lab = window.lab;
+    const generation = lab.generate(chat, { params: "{}", maxNewTokens: 64 }, () => true);
+    const plain = Array.from(generation.generatedIds());
+    const runs = Object.fromEntries(["greedy", "prompt-lookup", "sampled"].map((draft) => {
+      const s = lab.speculate(chat, { semantics: "dflash", params: "{}", maxNewTokens: 64 }, draft, 16);
+      return [draft, { ids: s.ids, tau: s.mean_acceptance_length, rounds: s.rounds.length }];
+    }));
+    const curve = lab.acceptanceCurve(chat, 8, Float64Array.from([0, 0.5, 1.5]));
+    return { plain, runs, curve };
+  }, REFERENCE_CHAT);
+  for (const [draft, run] of Object.entries(result.runs)) assert.deepEqual(run.ids, result.plain, draft);
+  assert.ok(result.runs.greedy.tau > 8, `a greedy draft at zero is kept nearly whole: ${result.runs.greedy.tau}`);
+  assert.equal(result.curve[0][1], 8, "at temperature zero the expected acceptance is the whole block");
+  assert.ok(result.curve[1][1] > result.curve[2][1], JSON.stringify(result.curve));
+});
+
+test("the page's speculative view shows every round, the histogram and the curve", async () => {
+  const { page, errors } = await openPage(browser);
+  await page.getByRole("button", { name: "DFlash's temperature 0.6" }).click();
+  await page.getByLabel("max new tokens").fill("16");
+  await page.getByRole("button", { name: "Speculate" }).click();
+  await page.getByTestId("spec-status").filter({ hasText: /mean τ/ }).waitFor({ timeout: 120_000 });
+  const rounds = await page.locator("#spec-rounds .spec-round").count();
+  assert.ok(rounds >= 1);
+  assert.equal(await page.locator("#spec-rounds .bonus").count(), rounds, "one bonus token per round");
+  assert.match(await page.locator("#chart-tau").getAttribute("aria-label"), /T 0\.00: 16\.00/);
+  assert.deepEqual(errors, []);
+});
+
 test("a generation of the prompt just inspected goes on from its prefill, step for step the generation that prefills", async () => {
   const page = await pageWithLab();
   const result = await page.evaluate((chat) => {
