@@ -132,7 +132,7 @@ async function measure(label, once) {
 
 function table(systems) {
   const figures = ["load_s", "prefill_s", "decode_tok_s", "inspect_ms", "draws_per_s", "peak_memory_mb",
-    "cold_first_chart_s", "cached_first_chart_s"];
+    "cold_first_chart_s", "cached_first_chart_s", "tau_greedy", "spec_over_plain_greedy", "tau_lookup", "spec_over_plain_lookup"];
   const wllama = systems.wllama ?? {};
   const lines = [`| system | ${figures.join(" | ")} |`, `|---|${figures.map(() => "---").join("|")}|`];
   for (const [name, figs] of Object.entries(systems)) {
@@ -160,6 +160,7 @@ async function main() {
       wasm: ["wasm (exact)", () => browserRun(browser, base, { kind: "wasm", precision: "exact" })],
       wasm_fast: ["wasm (fast)", () => browserRun(browser, base, { kind: "wasm", precision: "fast" })],
       wllama: ["wllama", () => browserRun(browser, base, { kind: "wllama", threads: 1 })],
+      speculative: ["DFlash's loop (wasm, exact)", () => browserRun(browser, base, { kind: "speculative" })],
       native: ["native (exact)", () => nativeRun("exact")],
       native_fast: ["native (fast)", () => nativeRun("fast")],
     };

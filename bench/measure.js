@@ -38,12 +38,39 @@ async function measureWasm({ precision }, { model, question, newTokens, draws })
   const run = wasm.monteCarlo(job.logits, job.params, job.generationConfig, job.contextIds, draws, 0n);
   const drawStart = now();
   run.advance(run.total);
-  // Per port, as the page counts them; here one thread draws both ports, one after the other.
-  const draws_per_s = run.done / 2 / seconds(drawStart);
+  // Per port, as the page counts them; here one thread draws every candle port, one after the other.
+  const elapsed = seconds(drawStart);
+  const result = run.finish();
+  const ports = ["literal", "corrected", "dflash"].filter((p) => result[p] && !result[p].error).length;
+  const draws_per_s = run.done / ports / elapsed;
   return {
     load_s, prefill_s, decode_tok_s, prompt_tokens: generation.promptIds().length, new_tokens: tokens,
     inspect_ms: inspections[2], draws_per_s, peak_memory_mb: exports.memory.buffer.byteLength / 1e6,
   };
+}
+
+/** DFlash's loop against plain decoding of the same answer, in one instance: the greedy draft on
+ * the reference chat, and prompt lookup on a prompt whose answer copies it. */
+async function measureSpeculative(_, { model, question, newTokens }) {
+  const wasm = await import("./pkg/sampling_lab.js");
+  await wasm.default();
+  const lab = wasm.Lab.fromGguf(await download(model), "exact");
+  const copy = "Repeat this sentence exactly, twice: the quick brown fox jumps over the lazy dog while the cat sleeps.";
+  const figures = {};
+  for (const [name, user, draft] of [["greedy", question, "greedy"], ["lookup", copy, "prompt-lookup"]]) {
+    const chat = { messages: [{ role: "user", content: user }] };
+    const options = { semantics: "dflash", params: '{"temperature": 0.0}', maxNewTokens: newTokens };
+    const plainStart = now();
+    const generation = lab.startGeneration(chat, options);
+    while (generation.step() !== null);
+    const plain_s = seconds(plainStart);
+    const specStart = now();
+    const result = lab.speculate(chat, options, draft, 16);
+    const spec_s = seconds(specStart);
+    figures[`tau_${name}`] = result.mean_acceptance_length;
+    figures[`spec_over_plain_${name}`] = spec_s / plain_s;
+  }
+  return figures;
 }
 
 async function measureWllama({ threads }, { model, question, newTokens }) {
@@ -60,4 +87,5 @@ async function measureWllama({ threads }, { model, question, newTokens }) {
   return { load_s, prefill_s: t.prompt_ms / 1000, decode_tok_s: t.predicted_per_second, prompt_tokens: t.prompt_n, new_tokens: t.predicted_n };
 }
 
-window.measure = (system, options) => (system.kind === "wllama" ? measureWllama(system, options) : measureWasm(system, options));
+const MEASURES = { wasm: measureWasm, wllama: measureWllama, speculative: measureSpeculative };
+window.measure = (system, options) => MEASURES[system.kind](system, options);
