@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what sampling-lab needs and skips what is already there: the wasm32 target (or Debian's
 # rustc-web fallback), wasm-bindgen-cli equal to the wasm-bindgen crate, Chromium + ChromeDriver,
-# and the npm dependencies from package-lock.json.
+# Debian's CJK and emoji fonts, and the npm dependencies from package-lock.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +26,9 @@ need_apt chromedriver chromium-driver
 need_apt node nodejs
 need_apt npm npm
 python3 -m pip --version >/dev/null 2>&1 || { say "installing pip"; apt_install python3-pip; }
+# CJK and emoji glyphs: generated Chinese and emoji show as characters, not boxes, in the page and
+# in the browser tests' screenshots.
+dpkg -s fonts-noto-cjk fonts-noto-color-emoji >/dev/null 2>&1 || { say "installing CJK and emoji fonts"; apt_install fonts-noto-cjk fonts-noto-color-emoji; }
 
 if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
   :

@@ -6,6 +6,7 @@ import { DEFAULT_SET, judge, loadExercises } from "./exercises.js";
 import { exportReport } from "./export.js";
 import { workerScript } from "./trusted.js";
 import { showSpeculation, TEMPERATURES } from "./speculative.js";
+import { addConvergence, finishConvergence, resetConvergence } from "./montecarlo.js";
 import { buildParamsForm, paramsText, showEffective, showParams } from "./params.js";
 import { $, buildColumns, markSelected, showChips, showMonteCarlo, showReport, showView, tokenButton } from "./view.js";
 
@@ -167,6 +168,7 @@ function drawMonteCarlo() {
   $("mc-run").disabled = true;
   $("mc-cancel").disabled = false;
   drawingSince = performance.now();
+  resetConvergence();
   monteCarloId = send({
     type: Request.monteCarlo, chat: chat(), params: $("params").value, generationConfig: generationConfig(), step,
     logits: $("logits").value.trim() || null, draws: Number($("mc-draws").value) || 10_000, seed: Number($("seed").value) || 0,
@@ -295,11 +297,13 @@ const HANDLERS = {
     refresh();
   },
   [Reply.rendered]: ({ rendered }) => showChips(rendered),
+  [Reply.converging]: ({ id, points }) => id === monteCarloId && addConvergence(points),
   [Reply.monteCarlo]: ({ id, result, cancelled }) => {
     if (id !== monteCarloId) return;
     drawingDone();
     $("mc-status").textContent = cancelled ? `stopped after ${result.literal.draws ?? 0} draws per port` : "done";
     showMonteCarlo(result, lastReport);
+    finishConvergence(result);
   },
   [Reply.distribution]: ({ id, report }) => {
     if (id !== latestInspect) return;

@@ -28,6 +28,8 @@
 //   ready       { id, info, timings }           the model is loaded: ModelInfo, {fetchMs, parseMs, fromCache}
 //   rendered    { id, rendered }                {text, ids, tokens}
 //   distribution{ id, report }                  the `sampling-lab inspect --model` report
+//   converging  { id, points }                  while drawing: [[port, draws, tv, bound], ...] of
+//                                               this worker's draws so far
 //   monteCarlo  { id, result, cancelled }       the draws made (all of them unless cancelled)
 //   token       { id, step }                    {index, token, token_text, text, finish}
 //   done        { id, finish, steps, prefillMs, decodeMs, ids }
@@ -74,6 +76,7 @@ export const Reply = Object.freeze({
   rendered: "rendered",
   distribution: "distribution",
   monteCarlo: "monteCarlo",
+  converging: "converging",
   token: "token",
   done: "done",
   speculated: "speculated",

@@ -4,6 +4,7 @@
 
 import { COLUMNS, label } from "./columns.js";
 import { drawCharts } from "./charts.js";
+import { drawObserved } from "./montecarlo.js";
 
 const TOP_ROWS = 12;
 export const $ = (id) => document.getElementById(id);
@@ -103,7 +104,14 @@ function monteCarloSide({ name, colour }) {
     div.append(element("dt", text), dd);
     figures.append(div);
   }
-  article.append(element("h3", label(name)), figures, tableOf(["token", "id", "drawn", "exact p"], `mc-top-${name}`));
+  const box = element("div", "", "chart small-chart");
+  const canvas = document.createElement("canvas");
+  canvas.id = `mc-chart-${name}`;
+  canvas.setAttribute("role", "img");
+  canvas.setAttribute("aria-label", `${label(name)}: not drawn`);
+  box.append(canvas);
+  const table = details("The draws as a table", tableOf(["token", "id", "drawn", "exact p"], `mc-top-${name}`));
+  article.append(element("h3", label(name)), figures, box, table);
   return article;
 }
 
@@ -188,8 +196,10 @@ export function showMonteCarlo(result, report) {
       for (const field of ["draws", "distinct", "outside", "tv", "check"]) set(field, "–");
       set("check", side?.error ?? "not drawn");
       $(`mc-top-${name}`).replaceChildren();
+      drawObserved(name, null, exact, tokens);
       continue;
     }
+    drawObserved(name, side, exact, tokens);
     set("draws", side.draws.toLocaleString("en"));
     set("distinct", String(side.distinct));
     set("outside", `${(100 * side.outside_hf).toFixed(2)} %`);

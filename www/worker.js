@@ -223,6 +223,8 @@ function drawJob({ chat, params, generationConfig, step, logits }) {
   }
 }
 
+const CONVERGENCE_MS = 300;
+
 /** Both ports' draws, shared with the draw worker where this worker can start one: each
  * draws half of the seeded blocks, and the counts add up to exactly the draws of one thread. */
 async function monteCarlo(request) {
@@ -243,7 +245,15 @@ async function monteCarlo(request) {
     };
     const elsewhere = parts === 2 ? drawElsewhere(job, request, report(1)) : null;
     elsewhere?.catch(() => {}); // awaited below, unless this half fails first
-    const cancelled = await drawAll(run, running, report(0));
+    let pictured = 0;
+    const here = report(0);
+    const cancelled = await drawAll(run, running, (done, total) => {
+      here(done, total);
+      // A point of the convergence picture a few times a second, from this worker's draws.
+      if (performance.now() - pictured < CONVERGENCE_MS) return;
+      pictured = performance.now();
+      postMessage({ type: Reply.converging, id, points: run.convergence() });
+    });
     // A draw worker that failed leaves its half to this one: the same blocks, the same result.
     if (elsewhere) run.absorb(await elsewhere.catch(() => drawHere(job, request, report(1))));
     finished = true;

@@ -54,6 +54,13 @@ pub struct ChatTemplate {
 
 const NAME: &str = "chat_template";
 
+/// A template comes from the model file, and Jinja can loop: a render may take this many
+/// instructions (SmolLM2's takes a few hundred per message) and produce this many bytes.
+const FUEL: u64 = 2_000_000;
+const MAX_RENDERED: usize = 4 << 20;
+/// Nested calls and includes a template may make.
+const RECURSION: usize = 64;
+
 impl ChatTemplate {
     pub fn new(source: &str, bos_token: &str, eos_token: &str) -> Result<Self> {
         let mut env = Environment::new();
@@ -61,6 +68,8 @@ impl ChatTemplate {
         env.set_trim_blocks(true);
         env.set_lstrip_blocks(true);
         env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
+        env.set_fuel(Some(FUEL));
+        env.set_recursion_limit(RECURSION);
         env.add_function(
             "raise_exception",
             |message: String| -> std::result::Result<String, Error> {
@@ -86,7 +95,18 @@ impl ChatTemplate {
                 bos_token => &self.bos_token,
                 eos_token => &self.eos_token,
             })
-            .map_err(|e| ModelError::Invalid(format!("the chat template failed: {e}")))
+            .map_err(|e| match e.kind() {
+                ErrorKind::OutOfFuel => ModelError::Invalid(format!(
+                    "the chat template ran past {FUEL} instructions (does it loop?); it was stopped"
+                )),
+                _ => ModelError::Invalid(format!("the chat template failed: {e}")),
+            })
+            .and_then(|text| match text.len() {
+                n if n > MAX_RENDERED => Err(ModelError::Invalid(format!(
+                    "the chat template rendered {n} bytes, more than the {MAX_RENDERED} a prompt may have"
+                ))),
+                _ => Ok(text),
+            })
     }
 
     /// A chat's messages rendered with the generation prompt; the answer prefix is not included.
@@ -95,5 +115,37 @@ impl ChatTemplate {
             return Err(ModelError::Invalid("a chat needs at least one message".into()));
         }
         self.render(&chat.all_messages(), true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(source: &str) -> Result<String> {
+        ChatTemplate::new(source, "<s>", "</s>")?.render(&[Message::new("user", "hi")], true)
+    }
+
+    #[test]
+    fn a_template_that_loops_is_stopped_by_name() {
+        let err = render("{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}").unwrap_err();
+        assert!(err.to_string().contains("instructions"), "{err}");
+    }
+
+    #[test]
+    fn a_template_that_recurses_without_end_is_stopped() {
+        let err = render("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}").unwrap_err();
+        assert!(err.to_string().contains("chat template"), "{err}");
+    }
+
+    #[test]
+    fn a_template_that_writes_megabytes_is_refused() {
+        let err = render("{{ 'x' * 5000000 }}").unwrap_err();
+        assert!(err.to_string().contains("bytes"), "{err}");
+    }
+
+    #[test]
+    fn an_ordinary_template_renders() {
+        assert_eq!(render("{% for m in messages %}{{ m.role }}: {{ m.content }}{% endfor %}").unwrap(), "user: hi");
     }
 }

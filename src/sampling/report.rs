@@ -487,18 +487,39 @@ impl MonteCarloRun {
     }
 
     pub fn finish(self) -> MonteCarlo {
-        let summary = |side: Side| -> DrawsOrError {
-            side.map(|(draws, exact)| summarize(draws.counts(), &exact, self.hf.as_ref(), self.seed))
+        self.snapshot()
+    }
+
+    /// The result of the draws made so far.
+    pub fn snapshot(&self) -> MonteCarlo {
+        let summary = |side: &Side| -> DrawsOrError {
+            side.as_ref()
+                .map(|(draws, exact)| summarize(draws.counts(), exact, self.hf.as_ref(), self.seed))
+                .map_err(Clone::clone)
                 .into()
         };
         MonteCarlo {
             draws: self.draws,
             seed: self.seed,
             delta: super::monte_carlo::DELTA,
-            literal: summary(self.literal),
-            corrected: self.corrected.map(summary),
-            dflash: self.dflash.map(summary),
+            literal: summary(&self.literal),
+            corrected: self.corrected.as_ref().map(summary),
+            dflash: self.dflash.as_ref().map(summary),
         }
+    }
+
+    /// How far each port's draws so far are from its exact distribution, and the check's bound
+    /// at that many draws: `(port, draws, tv_to_exact, bound)`, for a convergence picture.
+    pub fn convergence(&self) -> Vec<(&'static str, usize, f64, f64)> {
+        let sides = [("literal", Some(&self.literal)), ("corrected", self.corrected.as_ref()), ("dflash", self.dflash.as_ref())];
+        sides
+            .into_iter()
+            .filter_map(|(name, side)| {
+                let (draws, exact) = side?.as_ref().ok()?;
+                let d = summarize(draws.counts(), exact, None, self.seed);
+                (d.draws > 0).then_some((name, d.draws, d.tv_to_exact, d.bound))
+            })
+            .collect()
     }
 }
 

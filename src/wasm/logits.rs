@@ -134,6 +134,11 @@ impl MonteCarloRun {
         self.run.absorb(&counts).map_err(error)
     }
 
+    /// Each port's `[port, draws, tv_to_exact, bound]` so far, for a convergence picture.
+    pub fn convergence(&self) -> Result<JsValue, JsError> {
+        to_js(&self.run.convergence())
+    }
+
     /// The result of the draws made (all of them, unless the run was stopped early).
     pub fn finish(self) -> Result<JsValue, JsError> {
         to_js(&self.run.finish())

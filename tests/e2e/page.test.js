@@ -120,6 +120,21 @@ test("embed mode fits 720 × 600: the overlay, the figures and the causes, no co
   assert.equal(await page.locator("#panel-corrected").isVisible(), false);
 });
 
+test("the example documentation page shows two embeds, each with its figures in 720 × 600", async () => {
+  const page = await browser.browser.newPage({ viewport: { width: 900, height: 900 } });
+  await page.goto(`${BASE}embed-example.html`);
+  for (const [id, kept] of [["embed-implicit-top-k", 50], ["embed-top-p", 24]]) {
+    await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+    const frame = page.frameLocator(`#${id}`);
+    await frame.getByTestId("kept-hf").filter({ hasText: new RegExp(`^${kept}$`) }).waitFor({ timeout: 120_000 });
+    assert.equal(await frame.locator("#chart-overlay").isVisible(), true, id);
+    const height = await frame.locator("html").evaluate((html) => html.scrollHeight);
+    assert.ok(height <= 600, `${id} is ${height} px tall`);
+  }
+  await page.screenshot({ path: "target/screenshots/embed-example.png", fullPage: true });
+  await page.close();
+});
+
 test("the first screen holds the charts, the headline figures and the causes at 1280 × 800 and 1440 × 900", async () => {
   for (const [width, height] of [[1280, 800], [1440, 900]]) {
     const page = await browser.browser.newPage({ viewport: { width, height } });
