@@ -70,13 +70,50 @@ test("a corrupt model file is reported and the running model keeps working", asy
   await page.getByTestId("kept-hf").filter({ hasText: /^50$/ }).waitFor();
 });
 
-test("a crash inside the wasm is reported and the page restarts its worker", async () => {
+test("a crash inside the wasm is reported, the worker restarts, and the user's prompt, arguments and view stay", async () => {
   const { page } = await openPage(browser);
+  await page.getByLabel("User message").fill("Name a colour.");
+  await page.getByRole("button", { name: "top_k 0, top_p 0.9", exact: true }).click();
+  await page.getByLabel("Panels").check();
+  await page.locator("#show-transformers_js").uncheck();
+  const kept = await page.getByTestId("kept-hf").filter({ hasText: /^\d+$/ }).textContent();
+  const before = { url: page.url(), params: await page.getByLabel(/generate\(\) keyword arguments/).inputValue() };
   await page.evaluate(() => window.dispatchEvent(new Event("sampling-lab:trap")));
   await page.getByTestId("error").filter({ hasText: "crashed" }).waitFor();
   await waitReady(page);
-  await page.getByRole("button", { name: "top_k 0, top_p 0.9", exact: true }).click();
-  await page.getByTestId("kept-hf").filter({ hasText: /^58$/ }).waitFor();
+  await page.getByTestId("kept-hf").filter({ hasText: new RegExp(`^${kept}$`) }).waitFor();
+  assert.equal(await page.getByLabel("User message").inputValue(), "Name a colour.");
+  assert.equal(await page.getByLabel(/generate\(\) keyword arguments/).inputValue(), before.params);
+  assert.equal(page.url(), before.url, "the view and the columns shown are kept in the URL");
+  assert.equal(await page.locator("#panel-literal").isVisible(), true);
+  assert.equal(await page.locator("#panel-transformers_js").isVisible(), false);
+  await page.getByRole("button", { name: "top_k 40", exact: true }).click();
+  await page.getByTestId("kept-hf").filter({ hasText: /^40$/ }).waitFor();
+});
+
+test("a long session does not leak: 500 inspects and 20 generations leave wasm memory within 5 %", async () => {
+  const page = await browser.browser.newPage();
+  await page.goto(BASE);
+  const growth = await page.evaluate(async (modelUrl) => {
+    const wasm = await import("./pkg/sampling_lab.js");
+    const exports = await wasm.default();
+    const lab = wasm.Lab.fromGguf(new Uint8Array(await (await fetch(modelUrl)).arrayBuffer()), "exact");
+    const chat = { messages: [{ role: "user", content: "How do you say thank you in Chinese?" }], answer_prefix: 'In Chinese, you can say "' };
+    const params = ['{"do_sample": true, "temperature": 0.7}', '{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}'];
+    const round = (i) => {
+      for (let j = 0; j < 25; j++) lab.inspect(chat, params[j % 2], null);
+      const generation = lab.startGeneration(chat, { params: params[i % 2], seed: i, maxNewTokens: 8 });
+      while (generation.step() !== null);
+      generation.inspect(3, params[0], null);
+      generation.free();
+    };
+    round(0);
+    const first = exports.memory.buffer.byteLength;
+    for (let i = 1; i < 20; i++) round(i);
+    return exports.memory.buffer.byteLength / first - 1;
+  }, `${BASE}models/SmolLM2-135M-Instruct.Q4_1.gguf`);
+  assert.ok(growth <= 0.05, `wasm memory grew by ${(100 * growth).toFixed(1)} %`);
+  await page.close();
 });
 
 /** The reference chat as the wasm API takes it. */
