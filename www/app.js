@@ -8,7 +8,7 @@ import { workerScript } from "./trusted.js";
 import { showSpeculation, TEMPERATURES } from "./speculative.js";
 import { addConvergence, finishConvergence, resetConvergence } from "./montecarlo.js";
 import { buildParamsForm, paramsText, showEffective, showParams } from "./params.js";
-import { $, buildColumns, markSelected, showChips, showMonteCarlo, showReport, showView, tokenButton } from "./view.js";
+import { $, buildColumns, hideAlternatives, markSelected, showAlternatives, showChips, showMonteCarlo, showReport, showView, tokenButton } from "./view.js";
 
 /** [URL name, label, generate() arguments as JSON text (`0.0` stays a Python float), synthetic
  * logits or "" for the model's, the group it is shown in]. */
@@ -61,6 +61,8 @@ let exercises = { path: "", set: null, index: 0 };
 let pendingJudge = null;
 /** The report on screen, redrawn when the view changes. */
 let lastReport = null;
+/** The alternatives request in flight, with the token and button it is for. */
+let looking = { id: -1, token: null, button: null };
 /** The speculative run in flight, and plain decoding's last rate (tokens/s) to set beside it. */
 let speculateId = -1;
 let plainRate = null;
@@ -134,6 +136,7 @@ function refresh() {
 function generate() {
   selectStep(null);
   $("completion").replaceChildren();
+  hideAlternatives();
   $("gen-stats").textContent = "";
   const options = {
     semantics: $("semantics").value,
@@ -147,6 +150,12 @@ function generate() {
   generationId = send({ type: Request.generate, chat: chat(), options });
   $("cancel").disabled = false;
   $("generate").disabled = true;
+}
+
+/** Asks for a generated token's alternatives, under the arguments the generation ran with. */
+function lookAt(token, button) {
+  const id = send({ type: Request.alternatives, step: token.index, params: generationParams || $("params").value, generationConfig: generationConfig() });
+  looking = { id, token, button };
 }
 
 function speculate() {
@@ -319,7 +328,7 @@ const HANDLERS = {
   },
   [Reply.token]: ({ id, step: token }) => {
     if (id !== generationId) return;
-    $("completion").append(tokenButton(token, (t) => selectStep(t.index)));
+    $("completion").append(tokenButton(token, (t) => selectStep(t.index), lookAt));
     if (token.index === pendingStep) {
       pendingStep = null;
       selectStep(token.index);
@@ -337,6 +346,9 @@ const HANDLERS = {
       pendingStep = null;
       refresh();
     }
+  },
+  [Reply.alternatives]: (reply) => {
+    if (reply.id === looking.id) showAlternatives(reply, looking.token, looking.button);
   },
   [Reply.speculated]: ({ id, result, curve }) => {
     if (id !== speculateId) return;
@@ -514,6 +526,9 @@ function setUp() {
   $("copy-link").addEventListener("click", copyLink);
   $("mc-run").addEventListener("click", drawMonteCarlo);
   $("spec-run").addEventListener("click", speculate);
+  $("completion").addEventListener("mouseleave", hideAlternatives);
+  $("completion").addEventListener("focusout", (e) => { if (!$("completion").contains(e.relatedTarget)) hideAlternatives(); });
+  $("completion").addEventListener("keydown", (e) => { if (e.key === "Escape") hideAlternatives(); });
   $("ex-check").addEventListener("click", checkExercise);
   $("ex-prev").addEventListener("click", () => { showExercise(exercises.index - 1); saveState(); });
   $("ex-next").addEventListener("click", () => { showExercise(exercises.index + 1); saveState(); });

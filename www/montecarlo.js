@@ -31,6 +31,7 @@ export function finishConvergence(result) {
 }
 
 function drawConvergence() {
+  document.getElementById("mc-convergence").hidden = Object.keys(points).length === 0;
   const datasets = Object.entries(points).flatMap(([port, series]) => [
     { label: `${port}: TV`, data: series.map((p) => ({ x: p.draws, y: p.tv })), borderColor: colour(port), backgroundColor: colour(port), showLine: true, pointRadius: 2 },
     { label: `${port}: bound`, data: series.map((p) => ({ x: p.draws, y: p.bound })), borderColor: colour(port), borderDash: [5, 4], showLine: true, pointRadius: 0 },
@@ -50,6 +51,7 @@ function drawConvergence() {
 export function drawObserved(name, side, exact, tokens) {
   const canvas = document.getElementById(`mc-chart-${name}`);
   if (!canvas) return;
+  document.getElementById(`mc-chart-box-${name}`).hidden = !side;
   const rows = side ? side.frequencies.slice(0, 10) : [];
   const labels = rows.map(([id]) => `${visible(tokens[id] ?? "")} #${id}`);
   canvas.setAttribute("aria-label", rows.length

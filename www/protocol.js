@@ -11,6 +11,9 @@
 //                                               inspected instead of the model's when given
 //   monteCarlo  { id, chat, params, generationConfig, step, logits, draws, seed }
 //   generate    { id, chat, options }           options: GenerationOptions (pkg/sampling_lab.d.ts)
+//   alternatives{ id, step, params, generationConfig }
+//                                               the five most probable tokens under hf and under
+//                                               the literal port at generated token `step`
 //   speculate   { id, chat, options, draft, blockSize, temperatures }
 //                                               DFlash's decode loop (exact precision), and the
 //                                               expected acceptance of one greedy draft over
@@ -34,6 +37,9 @@
 //   token       { id, step }                    {index, token, token_text, text, finish}
 //   done        { id, finish, steps, prefillMs, decodeMs, ids }
 //                                               finish: "eos" | "max_new_tokens" | "context_full" | "cancelled"
+//   alternatives{ id, step, hf, literal, chosen }
+//                                               [[token_id, p, text], ...] (five each); chosen: the
+//                                               generated token's p under each, {hf, literal}
 //   speculated  { id, result, curve }           every round, ids, text, tokens, ms; [[T, τ], ...]
 //   error       { id, message, fatal }          fatal: the wasm instance died (a panic); the page
 //                                               must start a new worker, which loads the model again
@@ -65,6 +71,7 @@ export const Request = Object.freeze({
   monteCarlo: "monteCarlo",
   generate: "generate",
   speculate: "speculate",
+  alternatives: "alternatives",
   cancel: "cancel",
   trap: "trap",
 });
@@ -80,6 +87,7 @@ export const Reply = Object.freeze({
   token: "token",
   done: "done",
   speculated: "speculated",
+  alternatives: "alternatives",
   error: "error",
 });
 

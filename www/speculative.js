@@ -33,6 +33,7 @@ export function showSpeculation(result, curve, plainRate) {
   document.getElementById("spec-status").textContent =
     `${result.ids.length} tokens in ${result.rounds.length} rounds · mean τ ${result.mean_acceptance_length.toFixed(2)} · ` +
     `${result.target_forwards} target forwards (+${result.draft_forwards} to draft) · ${rate.toFixed(1)} tok/s${against} · ${result.finish}`;
+  document.getElementById("spec-charts").hidden = false;
   drawHistogram(result);
   drawCurve(curve);
 }

@@ -105,6 +105,8 @@ function monteCarloSide({ name, colour }) {
     figures.append(div);
   }
   const box = element("div", "", "chart small-chart");
+  box.id = `mc-chart-box-${name}`;
+  box.hidden = true;
   const canvas = document.createElement("canvas");
   canvas.id = `mc-chart-${name}`;
   canvas.setAttribute("role", "img");
@@ -211,16 +213,50 @@ export function showMonteCarlo(result, report) {
   }
 }
 
-/** A generated token as a button that selects its step. */
-export function tokenButton(token, onSelect) {
+/** A generated token as a button that selects its step, shaded by the probability it had; hover
+ * or focus asks for its alternatives (`onLook`). */
+export function tokenButton(token, onSelect, onLook) {
   // A character split over several tokens appears with its last token; the others stay empty.
   const button = element("button", token.text);
   button.type = "button";
-  button.title = `step ${token.index} · id ${token.token} · ${visible(JSON.stringify(token.token_text))}`;
   button.dataset.step = String(token.index);
   button.dataset.token = String(token.token);
+  button.dataset.probability = token.probability.toFixed(4);
+  // Shade: the less probable the token was, the stronger its mark.
+  button.style.setProperty("--unlikely", `${Math.round(60 * (1 - token.probability))}%`);
+  button.setAttribute("aria-describedby", "alternatives");
+  button.setAttribute("aria-label", `${token.text || visible(token.token_text)}: step ${token.index}, probability ${token.probability.toFixed(3)}`);
   button.addEventListener("click", () => onSelect(token));
+  for (const event of ["mouseenter", "focus"]) button.addEventListener(event, () => onLook(token, button));
   return button;
+}
+
+/** The alternatives of a generated token, next to it: what hf and the literal port offered there. */
+export function showAlternatives({ step, hf, literal, chosen }, token, button) {
+  const box = $("alternatives");
+  const rows = (title, list) => {
+    const section = element("div", "", "alt-column");
+    section.append(element("strong", title));
+    for (const [id, p, text] of list) {
+      const row = element("div", "", id === token.token ? "alt-row chosen" : "alt-row");
+      row.append(element("code", visible(text)), element("span", p.toFixed(3)));
+      section.append(row);
+    }
+    return section;
+  };
+  const head = element("p", `step ${step}: ${visible(token.token_text)} had p = ${token.probability.toFixed(3)} where it was drawn; `);
+  const under = element("span", `hf ${chosen.hf.toFixed(3)} · literal ${chosen.literal.toFixed(3)}`, "alt-chosen");
+  head.append(under);
+  box.replaceChildren(head, rows("transformers (hf)", hf), rows("literal candle port", literal));
+  const where = button.getBoundingClientRect();
+  const host = $("completion").getBoundingClientRect();
+  box.style.left = `${Math.max(0, where.left - host.left)}px`;
+  box.style.top = `${where.bottom - host.top + 4}px`;
+  box.hidden = false;
+}
+
+export function hideAlternatives() {
+  $("alternatives").hidden = true;
 }
 
 export function markSelected(index) {

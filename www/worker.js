@@ -51,6 +51,7 @@ async function handle(data, files) {
     case Request.inspect: return postMessage({ type: Reply.distribution, id: data.id, report: inspect(data) });
     case Request.monteCarlo: return monteCarlo(data);
     case Request.generate: return generate(data);
+    case Request.alternatives: return postMessage(alternatives(data));
     case Request.speculate: return postMessage({
       type: Reply.speculated, id: data.id,
       result: model().speculate(data.chat, data.options, data.draft, data.blockSize),
@@ -209,6 +210,16 @@ function inspect({ chat, params, generationConfig, step, logits }) {
   if (logits) return inspectLogits(parseLogits(new TextEncoder().encode(`[${logits}]`)), params, generationConfig, new Uint32Array());
   const source = stepSource(step);
   return source ? source.inspect(step, params, generationConfig) : model().inspect(chat, params, generationConfig);
+}
+
+/** The five most probable tokens under hf and under the literal port at a generated token, as
+ * the core's report lists them (most probable first). */
+function alternatives({ id, step, params, generationConfig }) {
+  const report = stepSource(step).inspect(step, params, generationConfig);
+  const top = (entry) => entry.support.slice(0, 5).map(([token, p]) => [token, p, report.tokens[token] ?? ""]);
+  const token = stepSource(step).generatedIds()[step];
+  const of = (entry) => new Map(entry.support).get(token) ?? 0;
+  return { type: Reply.alternatives, id, step, hf: top(report.hf), literal: top(report.literal), chosen: { hf: of(report.hf), literal: of(report.literal) } };
 }
 
 /** The step's logits, context and parameters as plain data, for workers without the model. */

@@ -113,6 +113,27 @@ impl Sampler {
         }
     }
 
+    /// The next token and the probability it had under this sampler's distribution.
+    pub fn next_with_probability(&mut self, logits: &[f32], context: &[u32]) -> Result<(u32, f64), String> {
+        match self {
+            Sampler::Hf { hf, rng } => {
+                let distribution = hf.apply(logits, context).distribution;
+                let token = draw(&distribution, rng)?;
+                Ok((token, distribution.prob(token)))
+            }
+            Sampler::TransformersJs { tjs, rng } => {
+                let distribution = tjs.distribution(logits, context);
+                let token = draw(&distribution, rng)?;
+                Ok((token, distribution.prob(token)))
+            }
+            Sampler::Port { port, .. } => {
+                let distribution = port.distribution(logits, context)?;
+                let token = self.next(logits, context)?;
+                Ok((token, distribution.prob(token)))
+            }
+        }
+    }
+
     /// The next token given this step's raw logits and every id so far (prompt included).
     pub fn next(&mut self, logits: &[f32], context: &[u32]) -> Result<u32, String> {
         match self {

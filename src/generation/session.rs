@@ -27,6 +27,8 @@ pub struct Step {
     /// Text that became complete with this token: a character split over several tokens is
     /// emitted once its last byte arrives.
     pub text: String,
+    /// The probability the token had where it was drawn, under the generation's semantics.
+    pub probability: f64,
     pub finish: Option<Finish>,
 }
 
@@ -88,7 +90,7 @@ impl Session {
         if self.finish.is_some() {
             return Ok(None);
         }
-        let token = self.sampler.next(&self.next_logits, &self.ids)?;
+        let (token, probability) = self.sampler.next_with_probability(&self.next_logits, &self.ids)?;
         self.ids.push(token);
         self.step_logits.push(std::mem::take(&mut self.next_logits));
         let index = self.step_logits.len() - 1;
@@ -102,6 +104,7 @@ impl Session {
             token,
             token_text: self.model.tokenizer.token_text(token),
             text: self.new_text()?,
+            probability,
             finish: self.finish,
         }))
     }

@@ -34,7 +34,7 @@ for (const [name, query, colorScheme] of [
   });
 }
 
-test("keyboard only: tab to a preset, run it, generate, reach a generated token and inspect it", async () => {
+test("keyboard only: tab to a preset, run it, generate, reach a generated token, see its alternatives and inspect it", async () => {
   const page = await browser.browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(BASE);
   await waitReady(page);
@@ -56,6 +56,12 @@ test("keyboard only: tab to a preset, run it, generate, reach a generated token 
   await page.keyboard.press("Enter");
   await page.locator("#gen-stats").filter({ hasText: "tokens" }).waitFor({ timeout: 60_000 });
   await tabUntil((f) => f.step === "2", 400);
+  // Focus alone shows the token's alternatives, with the token itself among hf's.
+  const tooltip = page.getByTestId("alternatives");
+  await tooltip.filter({ hasText: "step 2" }).waitFor();
+  const shaded = await page.locator("#completion [data-step='2']").getAttribute("data-probability");
+  const underHf = /hf ([\d.]+)/.exec(await tooltip.locator(".alt-chosen").textContent())[1];
+  assert.equal(underHf, Number(shaded).toFixed(3), "the shade is the probability hf gave the token (an hf generation)");
   await page.keyboard.press("Enter");
   await page.getByTestId("inspecting").filter({ hasText: "generated token 2" }).waitFor();
   await page.close();

@@ -148,7 +148,7 @@ test("the wasm API streams tokens to a callback, stops when it returns false, an
   assert.equal(result.steps, 5);
   assert.deepEqual(result.seen.map((s) => s.index), [0, 1, 2, 3, 4]);
   assert.deepEqual(result.seen.map((s) => s.token), result.ids);
-  assert.deepEqual(Object.keys(result.seen[0]).sort(), ["finish", "index", "text", "token", "token_text"]);
+  assert.deepEqual(Object.keys(result.seen[0]).sort(), ["finish", "index", "probability", "text", "token", "token_text"]);
   assert.equal(result.kept, 40);
   assert.equal(result.contextLength, 46 + 4);
   assert.match(result.error, /unknown variant `sideways`/);
