@@ -59,7 +59,7 @@ impl Field {
     }
 
     /// `GenerationConfig._get_default_generation_params()`; min_p has no default.
-    fn global_default(self) -> PyValue {
+    pub fn global_default(self) -> PyValue {
         match self {
             Field::DoSample => PyValue::Bool(false),
             Field::Temperature | Field::TopP | Field::TypicalP | Field::RepetitionPenalty => PyValue::Float(1.0),

@@ -43,47 +43,26 @@ pub struct TransformersJs {
     pub ignored: Vec<String>,
 }
 
-/// `GenerationConfig`'s class defaults in transformers.js for the fields modelled here.
-fn class_default(field: Field) -> PyValue {
-    match field {
-        Field::DoSample => PyValue::Bool(false),
-        Field::Temperature | Field::TopP | Field::TypicalP | Field::RepetitionPenalty => PyValue::Float(1.0),
-        Field::TopK => PyValue::Int(50),
-        Field::EpsilonCutoff | Field::EtaCutoff => PyValue::Float(0.0),
-        Field::NoRepeatNgramSize => PyValue::Int(0),
-        Field::MinP => PyValue::None,
-    }
-}
-
 impl TransformersJs {
     pub fn from_args(args: &GenerateArgs, config: Option<&GenerationConfig>) -> Result<Self, SamplingError> {
         let value = |field: Field| {
             args.get(field)
                 .or_else(|| config.and_then(|c| c.value(field)))
-                .unwrap_or_else(|| class_default(field))
+                // transformers.js' `GenerationConfig` class has transformers' defaults for these.
+                .unwrap_or_else(|| field.global_default())
         };
         let number = |field: Field| value(field).number();
         let mut do_sample = value(Field::DoSample).truthy();
         let switched_to_greedy = do_sample && number(Field::Temperature) == Some(0.0);
         do_sample &= !switched_to_greedy;
-        let top_k = match number(Field::TopK) {
-            Some(k) if k > 0.0 && k.fract() != 0.0 => {
-                return Err(SamplingError::Refused(format!(
-                    "RangeError: The number {k} cannot be converted to a BigInt because it is not an integer"
-                )))
-            }
-            Some(k) if k > 0.0 => Some(k as usize),
-            _ => None,
-        };
-        let ngram = match number(Field::NoRepeatNgramSize) {
-            Some(n) if n > 0.0 && n.fract() != 0.0 => {
-                return Err(SamplingError::Invalid(format!(
-                    "no_repeat_ngram_size={n}: transformers.js builds n-grams of whole tokens only"
-                )))
-            }
-            Some(n) if n > 0.0 => Some(n as usize),
-            _ => None,
-        };
+        let top_k = positive_whole(number(Field::TopK), |k| {
+            SamplingError::Refused(format!(
+                "RangeError: The number {k} cannot be converted to a BigInt because it is not an integer"
+            ))
+        })?;
+        let ngram = positive_whole(number(Field::NoRepeatNgramSize), |n| {
+            SamplingError::Invalid(format!("no_repeat_ngram_size={n}: transformers.js builds n-grams of whole tokens only"))
+        })?;
         let ignored = if do_sample { ignored_warpers(&value) } else { Vec::new() };
         Ok(TransformersJs {
             do_sample,
@@ -151,6 +130,15 @@ impl TransformersJs {
             scores.iter_mut().for_each(|s| *s = (f64::from(*s) / t) as f32);
         }
         scores
+    }
+}
+
+/// A count that only applies when positive (`> 0` in JavaScript), refused when fractional.
+fn positive_whole(value: Option<f64>, fractional: impl Fn(f64) -> SamplingError) -> Result<Option<usize>, SamplingError> {
+    match value {
+        Some(x) if x > 0.0 && x.fract() != 0.0 => Err(fractional(x)),
+        Some(x) if x > 0.0 => Ok(Some(x as usize)),
+        _ => Ok(None),
     }
 }
 
