@@ -23,8 +23,14 @@ fn parse_npy(bytes: &[u8]) -> Result<Vec<f32>, String> {
     let truncated = || "truncated .npy file".to_string();
     let major = *bytes.get(6).ok_or_else(truncated)?;
     let (header_len, start) = match major {
-        1 => (u16::from_le_bytes(le_bytes(bytes, 8).ok_or_else(truncated)?) as usize, 10usize),
-        2 | 3 => (u32::from_le_bytes(le_bytes(bytes, 8).ok_or_else(truncated)?) as usize, 12),
+        1 => (
+            u16::from_le_bytes(le_bytes(bytes, 8).ok_or_else(truncated)?) as usize,
+            10usize,
+        ),
+        2 | 3 => (
+            u32::from_le_bytes(le_bytes(bytes, 8).ok_or_else(truncated)?) as usize,
+            12,
+        ),
         v => return Err(format!("unsupported .npy version {v}")),
     };
     // A claimed length past the file is a truncated file, also where adding it would overflow.

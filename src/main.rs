@@ -146,7 +146,7 @@ fn inspect(flags: &Flags) -> Result<String, String> {
 
 fn with_monte_carlo(flags: &Flags, input: &Inspection, mut report: serde_json::Value) -> Result<String, String> {
     if let Some(draws) = flags.number::<usize>("draws")? {
-        let seed = flags.number::<u64>("seed")?.or(input.args.seed).unwrap_or(0);
+        let seed = input.args.seed_or(flags.number::<u64>("seed")?);
         let monte_carlo = Analysis::run(input).monte_carlo(input, draws, seed)?;
         report["monte_carlo"] = serde_json::to_value(monte_carlo).map_err(|e| e.to_string())?;
     }
@@ -220,7 +220,7 @@ fn generate(flags: &Flags) -> Result<(), String> {
     let (model, ids) = load_model(flags)?;
     let args = GenerateArgs::from_json_str(flags.get("params").unwrap_or("{}"))?;
     let semantics: Semantics = flags.get("semantics").unwrap_or("hf").parse()?;
-    let seed = flags.number::<u64>("seed")?.or(args.seed).unwrap_or(0);
+    let seed = args.seed_or(flags.number::<u64>("seed")?);
     let sampler = Sampler::new(semantics, &args, model.generation_config.as_ref(), seed)?;
     let max_new_tokens = flags.number("max-new-tokens")?.unwrap_or(MAX_NEW_TOKENS);
     let started = Instant::now();
@@ -251,7 +251,11 @@ fn generate(flags: &Flags) -> Result<(), String> {
 fn speculate(flags: &Flags) -> Result<String, String> {
     check_flags(
         flags,
-        &[&MODEL_FLAGS[..], &["semantics", "draft", "block", "max-new-tokens", "seed"]].concat(),
+        &[
+            &MODEL_FLAGS[..],
+            &["semantics", "draft", "block", "max-new-tokens", "seed"],
+        ]
+        .concat(),
     )?;
     let (model, ids) = load_model(flags)?;
     let args = GenerateArgs::from_json_str(flags.get("params").unwrap_or("{}"))?;
@@ -261,7 +265,7 @@ fn speculate(flags: &Flags) -> Result<String, String> {
         draft: flags.get("draft").unwrap_or("greedy").parse::<DraftSource>()?,
         max_new_tokens: flags.number("max-new-tokens")?.unwrap_or(MAX_NEW_TOKENS),
     };
-    let seed = flags.number::<u64>("seed")?.or(args.seed).unwrap_or(0);
+    let seed = args.seed_or(flags.number::<u64>("seed")?);
     let started = Instant::now();
     let gc = model.generation_config.clone();
     let result = speculative::speculate(Arc::new(model), &ids, &args, gc.as_ref(), semantics, &settings, seed)?;

@@ -224,14 +224,27 @@ fn dflash_at(t: f64) -> DflashSampling {
 
 fn dflash_logits(fixture: &Value, name: &str) -> Vec<f32> {
     match fixture["synthetic"].get(name) {
-        Some(values) => values.as_array().unwrap().iter().map(|v| v.as_f64().unwrap() as f32).collect(),
+        Some(values) => values
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap() as f32)
+            .collect(),
         None => parse_logits(file(&format!("logits/{name}.npy"))).unwrap(),
     }
 }
 
 /// The kept set exactly; listed probabilities within 1e-6; unlisted ones below the listing cut.
 fn assert_dflash_support(name: &str, ours: &Distribution, case: &Value) {
-    let ids = |key: &str| case.get(key).map(|v| v.as_array().unwrap().iter().map(|i| i.as_u64().unwrap() as u32).collect::<Vec<_>>());
+    let ids = |key: &str| {
+        case.get(key).map(|v| {
+            v.as_array()
+                .unwrap()
+                .iter()
+                .map(|i| i.as_u64().unwrap() as u32)
+                .collect::<Vec<_>>()
+        })
+    };
     let mut kept: Vec<u32> = ours.support.iter().map(|(i, _)| *i).collect();
     kept.sort_unstable();
     assert_eq!(kept.len() as u64, case["kept"].as_u64().unwrap(), "{name}: kept count");
@@ -239,15 +252,30 @@ fn assert_dflash_support(name: &str, ours: &Distribution, case: &Value) {
         assert_eq!(kept, expected, "{name}: kept ids");
     }
     if let Some(zero) = ids("zero_ids") {
-        assert!(zero.iter().all(|z| kept.binary_search(z).is_err()), "{name}: a token torch cannot draw is kept");
+        assert!(
+            zero.iter().all(|z| kept.binary_search(z).is_err()),
+            "{name}: a token torch cannot draw is kept"
+        );
     }
     let dense = ours.dense();
     let mut listed = vec![false; dense.len()];
     for pair in case["probs"].as_array().unwrap() {
         let (id, p) = (pair[0].as_u64().unwrap() as usize, pair[1].as_f64().unwrap());
         listed[id] = true;
-        assert!((dense[id] - p).abs() <= EXACT_TOLERANCE, "{name}: token {id}: {} vs torch {p}", dense[id]);
+        assert!(
+            (dense[id] - p).abs() <= EXACT_TOLERANCE,
+            "{name}: token {id}: {} vs torch {p}",
+            dense[id]
+        );
     }
-    let unlisted_max = dense.iter().zip(&listed).filter(|(_, l)| !**l).map(|(p, _)| *p).fold(0.0, f64::max);
-    assert!(unlisted_max <= 1e-5 + EXACT_TOLERANCE, "{name}: an unlisted token has p = {unlisted_max}");
+    let unlisted_max = dense
+        .iter()
+        .zip(&listed)
+        .filter(|(_, l)| !**l)
+        .map(|(p, _)| *p)
+        .fold(0.0, f64::max);
+    assert!(
+        unlisted_max <= 1e-5 + EXACT_TOLERANCE,
+        "{name}: an unlisted token has p = {unlisted_max}"
+    );
 }

@@ -25,7 +25,7 @@ pub fn step_inspection(
     Inspection {
         logits,
         args,
-        generation_config: generation_config.or_else(|| model.generation_config.clone()),
+        generation_config: model.generation_config_or(generation_config),
         context_ids: context_ids.to_vec(),
     }
 }

@@ -46,7 +46,9 @@ impl std::str::FromStr for DraftSource {
             "greedy" => Ok(DraftSource::Greedy),
             "prompt-lookup" => Ok(DraftSource::PromptLookup),
             "sampled" => Ok(DraftSource::Sampled),
-            other => Err(format!("--draft must be greedy, prompt-lookup or sampled, not `{other}`")),
+            other => Err(format!(
+                "--draft must be greedy, prompt-lookup or sampled, not `{other}`"
+            )),
         }
     }
 }
@@ -193,7 +195,9 @@ impl Speculative {
         let draft = match self.draft {
             DraftSource::PromptLookup => prompt_lookup(&state.ids, want, |id| target.is_eos(id)),
             DraftSource::Greedy => continuation(target, state, want, &mut |logits, _| Ok(torch_argmax(logits) as u32))?,
-            DraftSource::Sampled => continuation(target, state, want, &mut |logits, context| drafter.next(logits, context))?,
+            DraftSource::Sampled => continuation(target, state, want, &mut |logits, context| {
+                drafter.next(logits, context)
+            })?,
         };
         target.truncate(cached)?;
         let mut block = vec![*state.ids.last().expect("the anchor")];
@@ -243,7 +247,12 @@ pub fn speculate(
 /// `temperatures`: the anchor is the greedy first token, the draft its greedy continuation of
 /// B−1 tokens, and each drafted token's probability comes from the logits the continuation ran
 /// into (the same a verification forward computes).
-pub fn acceptance_curve(model: Arc<Model>, prompt: &[u32], block_size: usize, temperatures: &[f64]) -> Result<Vec<(f64, f64)>, String> {
+pub fn acceptance_curve(
+    model: Arc<Model>,
+    prompt: &[u32],
+    block_size: usize,
+    temperatures: &[f64],
+) -> Result<Vec<(f64, f64)>, String> {
     let (mut target, logits) = ModelTarget::prefill(model, prompt)?;
     let anchor = torch_argmax(&logits) as u32;
     let mut context = [prompt, &[anchor]].concat();
@@ -260,7 +269,10 @@ pub fn acceptance_curve(model: Arc<Model>, prompt: &[u32], block_size: usize, te
         .iter()
         .map(|&t| {
             let mut args = GenerateArgs::default();
-            args.set(crate::sampling::params::Field::Temperature, crate::sampling::pyvalue::PyValue::Float(t));
+            args.set(
+                crate::sampling::params::Field::Temperature,
+                crate::sampling::pyvalue::PyValue::Float(t),
+            );
             let sampler = Sampler::new(Semantics::Dflash, &args, None, 0)?;
             Ok((t, expected_acceptance(&sampler, &step_logits, &context, &draft)?))
         })
@@ -273,7 +285,12 @@ const DRAFTER_SEED: u64 = 0xD4AF_7E5D_0000_0001;
 /// The exact expected acceptance length of `draft` (accepted + 1): `logits[i]` are the target's
 /// logits after `context` and the first i drafted tokens; a drafted token survives with its
 /// probability under `sampler`'s distribution there, and only while every one before it did.
-pub fn expected_acceptance(sampler: &Sampler, logits: &[Vec<f32>], context: &[u32], draft: &[u32]) -> Result<f64, String> {
+pub fn expected_acceptance(
+    sampler: &Sampler,
+    logits: &[Vec<f32>],
+    context: &[u32],
+    draft: &[u32],
+) -> Result<f64, String> {
     let mut context = context.to_vec();
     let (mut expected, mut surviving) = (1.0, 1.0);
     for (step_logits, &drafted) in logits.iter().zip(draft) {
@@ -313,13 +330,16 @@ impl State {
     }
 }
 
+/// How a drafter picks a token from `(logits, context)`.
+type Choose<'a> = dyn FnMut(&[f32], &[u32]) -> Result<u32, String> + 'a;
+
 /// `n` tokens of the target's own continuation from the anchor, one forward each, chosen by
 /// `choose(logits, context)`; the cache is cut back by the caller.
 fn continuation<T: Target>(
     target: &mut T,
     state: &mut State,
     n: usize,
-    choose: &mut dyn FnMut(&[f32], &[u32]) -> Result<u32, String>,
+    choose: &mut Choose,
 ) -> Result<Vec<u32>, String> {
     let mut context = state.ids.clone();
     let mut draft = Vec::with_capacity(n);
@@ -367,10 +387,18 @@ mod tests {
 
     /// The end of sequence becomes certain once the context reaches 30 ids.
     fn toy_logits(context: &[u32]) -> Vec<f32> {
-        let h = context.iter().fold(17u64, |h, &t| h.wrapping_mul(31).wrapping_add(u64::from(t) + 1));
+        let h = context
+            .iter()
+            .fold(17u64, |h, &t| h.wrapping_mul(31).wrapping_add(u64::from(t) + 1));
         let eos = if context.len() >= 30 { 90.0 } else { -30.0 };
         (0..V)
-            .map(|j| if j as u32 == EOS { eos } else { ((h.wrapping_mul(j as u64 + 7) % 97) as f32) / 40.0 })
+            .map(|j| {
+                if j as u32 == EOS {
+                    eos
+                } else {
+                    ((h.wrapping_mul(j as u64 + 7) % 97) as f32) / 40.0
+                }
+            })
             .collect()
     }
 
@@ -394,16 +422,30 @@ mod tests {
     }
 
     fn sampler(kwargs: &str, seed: u64) -> Sampler {
-        Sampler::new(Semantics::Dflash, &GenerateArgs::from_json_str(kwargs).unwrap(), None, seed).unwrap()
+        Sampler::new(
+            Semantics::Dflash,
+            &GenerateArgs::from_json_str(kwargs).unwrap(),
+            None,
+            seed,
+        )
+        .unwrap()
     }
 
     fn speculate(kwargs: &str, draft: DraftSource, block: usize, max: usize, seed: u64) -> Speculation {
         let prompt = [0, 1, 2, 3, 1, 2];
-        let mut toy = Toy { cached: prompt.to_vec() };
+        let mut toy = Toy {
+            cached: prompt.to_vec(),
+        };
         let logits = toy_logits(&prompt);
-        let settings = Speculative { block_size: block, draft, max_new_tokens: max };
+        let settings = Speculative {
+            block_size: block,
+            draft,
+            max_new_tokens: max,
+        };
         let (mut s, mut d) = (sampler(kwargs, seed), sampler(kwargs, seed ^ 0xD4AF7));
-        settings.run(&mut toy, &prompt, &logits, Semantics::Dflash, &mut s, &mut d).unwrap()
+        settings
+            .run(&mut toy, &prompt, &logits, Semantics::Dflash, &mut s, &mut d)
+            .unwrap()
     }
 
     fn greedy(max: usize) -> Vec<u32> {
@@ -425,8 +467,16 @@ mod tests {
         for draft in [DraftSource::Greedy, DraftSource::PromptLookup, DraftSource::Sampled] {
             for block in [1, 4, 16] {
                 let s = speculate("{}", draft, block, 40, 1);
-                assert_eq!((s.ids.clone(), s.finish), (greedy(40), Finish::Eos), "{draft:?}, B={block}");
-                assert_eq!(speculate("{}", draft, block, 9, 1).ids, greedy(9), "{draft:?}, B={block}, 9 tokens");
+                assert_eq!(
+                    (s.ids.clone(), s.finish),
+                    (greedy(40), Finish::Eos),
+                    "{draft:?}, B={block}"
+                );
+                assert_eq!(
+                    speculate("{}", draft, block, 9, 1).ids,
+                    greedy(9),
+                    "{draft:?}, B={block}, 9 tokens"
+                );
             }
         }
     }
@@ -434,15 +484,30 @@ mod tests {
     #[test]
     fn a_greedy_draft_at_temperature_zero_is_accepted_whole() {
         let s = speculate("{}", DraftSource::Greedy, 8, 33, 1);
-        assert!(s.rounds.iter().all(|r| r.acceptance_length == r.draft.len() + 1), "{:?}", s.rounds);
-        assert!(s.rounds.iter().all(|r| (r.expected_acceptance_length - (r.draft.len() + 1) as f64).abs() < 1e-12));
+        assert!(
+            s.rounds.iter().all(|r| r.acceptance_length == r.draft.len() + 1),
+            "{:?}",
+            s.rounds
+        );
+        assert!(s
+            .rounds
+            .iter()
+            .all(|r| (r.expected_acceptance_length - (r.draft.len() + 1) as f64).abs() < 1e-12));
     }
 
     #[test]
     fn prompt_lookup_proposes_what_followed_the_last_bigram() {
         assert_eq!(prompt_lookup(&[5, 6, 7, 8, 9, 5, 6], 10, |_| false), [7, 8, 9, 5, 6]);
-        assert_eq!(prompt_lookup(&[5, 6, 7, 8, 6], 2, |_| false), [7, 8], "falls back to the last token");
-        assert_eq!(prompt_lookup(&[5, 6, 7, 2, 5, 6], 10, |t| t == 2), [7], "cut before an end of sequence");
+        assert_eq!(
+            prompt_lookup(&[5, 6, 7, 8, 6], 2, |_| false),
+            [7, 8],
+            "falls back to the last token"
+        );
+        assert_eq!(
+            prompt_lookup(&[5, 6, 7, 2, 5, 6], 10, |t| t == 2),
+            [7],
+            "cut before an end of sequence"
+        );
         assert!(prompt_lookup(&[1, 2, 3], 10, |_| false).is_empty());
     }
 
@@ -471,14 +536,24 @@ mod tests {
                 observed_tau += s.rounds[0].acceptance_length as f64;
                 expected_tau += s.rounds[0].expected_acceptance_length;
             }
-            let tv = 0.5 * counts.iter().zip(&exact).map(|(&c, p)| (c as f64 / n as f64 - p).abs()).sum::<f64>();
+            let tv = 0.5
+                * counts
+                    .iter()
+                    .zip(&exact)
+                    .map(|(&c, p)| (c as f64 / n as f64 - p).abs())
+                    .sum::<f64>();
             let bound = 0.5 * exact.iter().map(|p| (p * (1.0 - p) / n as f64).sqrt()).sum::<f64>()
                 + ((1.0f64 / 1e-9).ln() / (2.0 * n as f64)).sqrt();
             assert!(tv <= bound, "{draft:?}: TV {tv} above {bound}");
             // Hoeffding on the per-run difference, which lies in [−(B−1), B−1].
             let gap = (observed_tau - expected_tau).abs() / n as f64;
             let allowed = 2.0 * 3.0 * ((2.0f64 / 1e-9).ln() / (2.0 * n as f64)).sqrt();
-            assert!(gap <= allowed, "{draft:?}: mean τ {} vs expected {}", observed_tau / n as f64, expected_tau / n as f64);
+            assert!(
+                gap <= allowed,
+                "{draft:?}: mean τ {} vs expected {}",
+                observed_tau / n as f64,
+                expected_tau / n as f64
+            );
         }
     }
 
@@ -486,9 +561,25 @@ mod tests {
     fn a_higher_temperature_lowers_the_expected_acceptance_of_one_greedy_draft() {
         let prompt = vec![0u32, 1, 2, 3, 1, 2];
         let draft = greedy(7);
-        let logits: Vec<Vec<f32>> = (0..draft.len()).map(|i| toy_logits(&[&prompt[..], &draft[..i]].concat())).collect();
-        let tau = |t: f64| expected_acceptance(&sampler(&format!(r#"{{"temperature": {t}}}"#), 0), &logits, &prompt, &draft).unwrap();
+        let logits: Vec<Vec<f32>> = (0..draft.len())
+            .map(|i| toy_logits(&[&prompt[..], &draft[..i]].concat()))
+            .collect();
+        let tau = |t: f64| {
+            expected_acceptance(
+                &sampler(&format!(r#"{{"temperature": {t}}}"#), 0),
+                &logits,
+                &prompt,
+                &draft,
+            )
+            .unwrap()
+        };
         assert_eq!(tau(0.0), 8.0, "a greedy draft is accepted whole at temperature zero");
-        assert!(tau(0.3) > tau(0.8) && tau(0.8) > tau(1.5), "{} {} {}", tau(0.3), tau(0.8), tau(1.5));
+        assert!(
+            tau(0.3) > tau(0.8) && tau(0.8) > tau(1.5),
+            "{} {} {}",
+            tau(0.3),
+            tau(0.8),
+            tau(1.5)
+        );
     }
 }

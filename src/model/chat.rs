@@ -128,7 +128,8 @@ mod tests {
 
     #[test]
     fn a_template_that_loops_is_stopped_by_name() {
-        let err = render("{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}").unwrap_err();
+        let err =
+            render("{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}").unwrap_err();
         assert!(err.to_string().contains("instructions"), "{err}");
     }
 
@@ -146,6 +147,9 @@ mod tests {
 
     #[test]
     fn an_ordinary_template_renders() {
-        assert_eq!(render("{% for m in messages %}{{ m.role }}: {{ m.content }}{% endfor %}").unwrap(), "user: hi");
+        assert_eq!(
+            render("{% for m in messages %}{{ m.role }}: {{ m.content }}{% endfor %}").unwrap(),
+            "user: hi"
+        );
     }
 }

@@ -184,6 +184,11 @@ impl Model {
         }
     }
 
+    /// The `generation_config.json` a call runs with: the caller's, else the model's own.
+    pub fn generation_config_or(&self, caller: Option<GenerationConfig>) -> Option<GenerationConfig> {
+        caller.or_else(|| self.generation_config.clone())
+    }
+
     pub fn new_cache(&self) -> Result<KvCache> {
         self.backbone.new_cache()
     }

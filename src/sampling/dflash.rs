@@ -124,13 +124,17 @@ mod tests {
 
     #[test]
     fn argmax_takes_the_first_of_tied_maxima() {
-        let dist = dflash(r#"{"temperature": 0.0}"#).distribution(&[1.0, 4.0, 4.0]).unwrap();
+        let dist = dflash(r#"{"temperature": 0.0}"#)
+            .distribution(&[1.0, 4.0, 4.0])
+            .unwrap();
         assert_eq!(dist.support, [(1, 1.0)]);
     }
 
     #[test]
     fn tokens_whose_f32_probability_underflows_cannot_be_drawn() {
-        let dist = dflash(r#"{"temperature": 0.01}"#).distribution(&[0.0, -0.5, -2.0]).unwrap();
+        let dist = dflash(r#"{"temperature": 0.01}"#)
+            .distribution(&[0.0, -0.5, -2.0])
+            .unwrap();
         assert_eq!(dist.kept(), 2, "{:?}", dist.support);
     }
 

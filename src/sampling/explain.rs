@@ -188,7 +188,11 @@ fn hf_steps(analysis: &Analysis, lacks: impl Fn(&Processor) -> bool) -> Vec<Stri
         .filter(|p| lacks(p))
         .map(|p| {
             let field = p.field();
-            let implicit = if analysis.effective.source(field) == Source::Default { " (implicit)" } else { "" };
+            let implicit = if analysis.effective.source(field) == Source::Default {
+                " (implicit)"
+            } else {
+                ""
+            };
             format!("{}={}{implicit}", field.name(), analysis.effective.get(field).repr())
         })
         .collect()
@@ -198,13 +202,25 @@ mod dflash {
     use super::*;
 
     fn cause(rule: &'static str, text: String) -> Cause {
-        Cause { column: "dflash", rule, text }
+        Cause {
+            column: "dflash",
+            rule,
+            text,
+        }
     }
 
     pub fn causes(analysis: &Analysis) -> Vec<Cause> {
         let Ok((dflash, dist)) = &analysis.dflash else {
-            let message = analysis.dflash.as_ref().err().map(ToString::to_string).unwrap_or_default();
-            return vec![cause("dflash_refused", format!("DFlash's sample() cannot run: {message}"))];
+            let message = analysis
+                .dflash
+                .as_ref()
+                .err()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            return vec![cause(
+                "dflash_refused",
+                format!("DFlash's sample() cannot run: {message}"),
+            )];
         };
         if !departs(analysis, Some(dist)) {
             return Vec::new();
@@ -213,7 +229,11 @@ mod dflash {
         let hf = match &analysis.hf {
             Ok((hf, _)) => hf,
             Err(message) => {
-                let what = if dflash.is_greedy() { "takes the argmax" } else { "samples" };
+                let what = if dflash.is_greedy() {
+                    "takes the argmax"
+                } else {
+                    "samples"
+                };
                 return vec![cause("dflash_refused_by_hf", format!(
                     "transformers refuses these arguments (“{message}”); DFlash's sample() reads only the temperature and {what}."))];
             }
@@ -243,21 +263,39 @@ mod transformers_js {
     use crate::sampling::transformers_js::VERSION;
 
     fn cause(rule: &'static str, text: String) -> Cause {
-        Cause { column: "transformers_js", rule, text }
+        Cause {
+            column: "transformers_js",
+            rule,
+            text,
+        }
     }
 
     pub fn causes(analysis: &Analysis) -> Vec<Cause> {
         let Ok((tjs, dist)) = &analysis.transformers_js else {
-            let message = analysis.transformers_js.as_ref().err().map(ToString::to_string).unwrap_or_default();
-            return vec![cause("transformers_js_refused", format!("transformers.js {VERSION} throws: {message}"))];
+            let message = analysis
+                .transformers_js
+                .as_ref()
+                .err()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            return vec![cause(
+                "transformers_js_refused",
+                format!("transformers.js {VERSION} throws: {message}"),
+            )];
         };
         if !departs(analysis, Some(dist)) {
             return Vec::new();
         }
         if let Err(message) = &analysis.hf {
-            let what = if tjs.switched_to_greedy { "warns and decodes greedily" } else { "runs them" };
-            return vec![cause("transformers_js_accepts", format!(
-                "transformers refuses these arguments (“{message}”); transformers.js {VERSION} {what}."))];
+            let what = if tjs.switched_to_greedy {
+                "warns and decodes greedily"
+            } else {
+                "runs them"
+            };
+            return vec![cause(
+                "transformers_js_accepts",
+                format!("transformers refuses these arguments (“{message}”); transformers.js {VERSION} {what}."),
+            )];
         }
         let mut out = Vec::new();
         if !tjs.ignored.is_empty() {
@@ -291,7 +329,10 @@ mod tests {
             args: GenerateArgs::from_json_str(kwargs).unwrap(),
             ..Default::default()
         };
-        literal_causes(&input, &Analysis::run(&input)).iter().map(|c| c.rule).collect()
+        literal_causes(&input, &Analysis::run(&input))
+            .iter()
+            .map(|c| c.rule)
+            .collect()
     }
 
     fn spread(n: usize) -> Vec<f32> {

@@ -138,6 +138,11 @@ impl GenerateArgs {
         Self::from_json(&value)
     }
 
+    /// The seed a run uses: the caller's (a flag, an option), else the call's `seed`, else 0.
+    pub fn seed_or(&self, caller: Option<u64>) -> u64 {
+        caller.or(self.seed).unwrap_or(0)
+    }
+
     /// `Some(value)` if passed (possibly `PyValue::None`), `None` if not passed.
     pub fn get(&self, field: Field) -> Option<PyValue> {
         self.passed.iter().find(|(f, _)| *f == field).map(|(_, v)| *v)
@@ -183,7 +188,11 @@ impl GenerationConfig {
 
     /// The fields as `generation_config.json` text; `from_json_str` reads it back unchanged.
     pub fn to_json_string(&self) -> String {
-        let map: Map<String, Value> = self.values.iter().map(|(f, v)| (f.name().to_string(), v.to_json())).collect();
+        let map: Map<String, Value> = self
+            .values
+            .iter()
+            .map(|(f, v)| (f.name().to_string(), v.to_json()))
+            .collect();
         Value::Object(map).to_string()
     }
 
@@ -257,7 +266,12 @@ impl EffectiveParams {
     pub fn sources_json(&self) -> Map<String, Value> {
         self.values
             .iter()
-            .map(|(f, _, s)| (f.name().to_string(), serde_json::to_value(s).expect("Source serializes")))
+            .map(|(f, _, s)| {
+                (
+                    f.name().to_string(),
+                    serde_json::to_value(s).expect("Source serializes"),
+                )
+            })
             .collect()
     }
 

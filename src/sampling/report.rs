@@ -4,9 +4,6 @@
 
 use super::corrected::corrected_port;
 use super::dflash::DflashSampling;
-use super::thresholds::{greedy_thresholds, Threshold};
-use super::transformers_js::{self, TransformersJs};
-use super::SamplingError;
 use super::distribution::{compare, Comparison, Distribution};
 use super::explain::{causes, Cause};
 use super::hf::{Ambiguity, HfSampling, Processor};
@@ -16,6 +13,9 @@ use super::params::{EffectiveParams, Field, GenerateArgs, GenerationConfig, Sour
 use super::port::{sampling_text, CandlePort};
 use super::rust_code::port_program;
 use super::steps::ProbStep;
+use super::thresholds::{greedy_thresholds, Threshold};
+use super::transformers_js::{self, TransformersJs};
+use super::SamplingError;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -313,7 +313,10 @@ impl Analysis {
             Ok((t, dist)) => {
                 let notes = t
                     .switched_to_greedy
-                    .then(|| "`temperature: 0` implies greedy sampling: transformers.js sets do_sample to false (a warning)".into())
+                    .then(|| {
+                        "`temperature: 0` implies greedy sampling: transformers.js sets do_sample to false (a warning)"
+                            .into()
+                    })
                     .into_iter()
                     .collect();
                 TransformersJsEntry {
@@ -511,7 +514,11 @@ impl MonteCarloRun {
     /// How far each port's draws so far are from its exact distribution, and the check's bound
     /// at that many draws: `(port, draws, tv_to_exact, bound)`, for a convergence picture.
     pub fn convergence(&self) -> Vec<(&'static str, usize, f64, f64)> {
-        let sides = [("literal", Some(&self.literal)), ("corrected", self.corrected.as_ref()), ("dflash", self.dflash.as_ref())];
+        let sides = [
+            ("literal", Some(&self.literal)),
+            ("corrected", self.corrected.as_ref()),
+            ("dflash", self.dflash.as_ref()),
+        ];
         sides
             .into_iter()
             .filter_map(|(name, side)| {

@@ -35,7 +35,11 @@ pub struct Threshold {
 }
 
 fn row(system: &'static str, behaviour: Behaviour, detail: String) -> Threshold {
-    Threshold { system, behaviour, detail }
+    Threshold {
+        system,
+        behaviour,
+        detail,
+    }
 }
 
 /// The rows for `temperature` as the call gave it (a Python int or float, for transformers'
@@ -60,7 +64,11 @@ pub fn greedy_thresholds(temperature: PyValue, logits: &[f32]) -> Vec<Threshold>
         candle_all(t, logits),
         row(
             "DFlash sample()",
-            if t < GREEDY_BELOW { Behaviour::Argmax } else { Behaviour::Sample },
+            if t < GREEDY_BELOW {
+                Behaviour::Argmax
+            } else {
+                Behaviour::Sample
+            },
             if t < GREEDY_BELOW {
                 format!("{repr} < 1e-5: torch.argmax")
             } else {
@@ -87,7 +95,11 @@ fn transformers_sampling(temperature: PyValue) -> Threshold {
     args.set(Field::TopK, PyValue::Int(0));
     let system = "transformers generate(do_sample=True)";
     match HfSampling::from_params(&EffectiveParams::resolve(&args, None)) {
-        Ok(_) => row(system, Behaviour::Sample, "TemperatureLogitsWarper, then top_k=50 unless passed".into()),
+        Ok(_) => row(
+            system,
+            Behaviour::Sample,
+            "TemperatureLogitsWarper, then top_k=50 unless passed".into(),
+        ),
         Err(message) => row(system, Behaviour::Error, format!("ValueError: {message}")),
     }
 }
@@ -102,7 +114,11 @@ fn candle_new(t: f64) -> Threshold {
     match answers {
         Err(e) => row(system, Behaviour::Error, e.to_string()),
         Ok(ids) if ids.contains(&1) => row(system, Behaviour::Sample, "Sampling::All at this temperature".into()),
-        Ok(_) => row(system, Behaviour::Argmax, "below 1e-7 it builds Sampling::ArgMax".into()),
+        Ok(_) => row(
+            system,
+            Behaviour::Argmax,
+            "below 1e-7 it builds Sampling::ArgMax".into(),
+        ),
     }
 }
 
@@ -126,11 +142,23 @@ fn candle_all(t: f64, logits: &[f32]) -> Threshold {
 fn transformers_js(t: f64, repr: &str) -> Threshold {
     let system = "transformers.js generate({do_sample: true})";
     if t == 0.0 {
-        row(system, Behaviour::Argmax, "a warning, then do_sample is set to false".into())
+        row(
+            system,
+            Behaviour::Argmax,
+            "a warning, then do_sample is set to false".into(),
+        )
     } else if t < 0.0 {
-        row(system, Behaviour::Sample, format!("divides by {repr} without a check: the distribution is inverted"))
+        row(
+            system,
+            Behaviour::Sample,
+            format!("divides by {repr} without a check: the distribution is inverted"),
+        )
     } else {
-        row(system, Behaviour::Sample, format!("TemperatureLogitsWarper({repr}), then top_k=50 unless passed"))
+        row(
+            system,
+            Behaviour::Sample,
+            format!("TemperatureLogitsWarper({repr}), then top_k=50 unless passed"),
+        )
     }
 }
 
@@ -139,7 +167,10 @@ mod tests {
     use super::*;
 
     fn behaviours(t: PyValue) -> Vec<(&'static str, Behaviour)> {
-        greedy_thresholds(t, &[2.0, 1.0, 0.5]).into_iter().map(|r| (r.system, r.behaviour)).collect()
+        greedy_thresholds(t, &[2.0, 1.0, 0.5])
+            .into_iter()
+            .map(|r| (r.system, r.behaviour))
+            .collect()
     }
 
     fn of(rows: &[(&'static str, Behaviour)], prefix: &str) -> Behaviour {
@@ -167,7 +198,10 @@ mod tests {
 
     #[test]
     fn below_candle_s_threshold_new_builds_argmax() {
-        assert_eq!(of(&behaviours(PyValue::Float(1e-8)), "candle LogitsProcessor::new"), Behaviour::Argmax);
+        assert_eq!(
+            of(&behaviours(PyValue::Float(1e-8)), "candle LogitsProcessor::new"),
+            Behaviour::Argmax
+        );
     }
 
     #[test]

@@ -61,7 +61,9 @@ impl TransformersJs {
             ))
         })?;
         let ngram = positive_whole(number(Field::NoRepeatNgramSize), |n| {
-            SamplingError::Invalid(format!("no_repeat_ngram_size={n}: transformers.js builds n-grams of whole tokens only"))
+            SamplingError::Invalid(format!(
+                "no_repeat_ngram_size={n}: transformers.js builds n-grams of whole tokens only"
+            ))
         })?;
         let ignored = if do_sample { ignored_warpers(&value) } else { Vec::new() };
         Ok(TransformersJs {
@@ -134,7 +136,10 @@ impl TransformersJs {
 }
 
 /// A count that only applies when positive (`> 0` in JavaScript), refused when fractional.
-fn positive_whole(value: Option<f64>, fractional: impl Fn(f64) -> SamplingError) -> Result<Option<usize>, SamplingError> {
+fn positive_whole(
+    value: Option<f64>,
+    fractional: impl Fn(f64) -> SamplingError,
+) -> Result<Option<usize>, SamplingError> {
     match value {
         Some(x) if x > 0.0 && x.fract() != 0.0 => Err(fractional(x)),
         Some(x) if x > 0.0 => Ok(Some(x as usize)),
@@ -149,11 +154,17 @@ fn ignored_warpers(value: &dyn Fn(Field) -> PyValue) -> Vec<String> {
         Field::MinP => true,
         _ => v > 0.0 && v < 1.0,
     };
-    [Field::TopP, Field::MinP, Field::TypicalP, Field::EpsilonCutoff, Field::EtaCutoff]
-        .into_iter()
-        .filter(|f| value(*f).number().is_some_and(|v| applies(*f, v)))
-        .map(|f| format!("{}={}", f.name(), value(f).repr()))
-        .collect()
+    [
+        Field::TopP,
+        Field::MinP,
+        Field::TypicalP,
+        Field::EpsilonCutoff,
+        Field::EtaCutoff,
+    ]
+    .into_iter()
+    .filter(|f| value(*f).number().is_some_and(|v| applies(*f, v)))
+    .map(|f| format!("{}={}", f.name(), value(f).repr()))
+    .collect()
 }
 
 /// The ONNX `TopK` operator's choice: the k largest, of equal values the lower index first.
@@ -201,7 +212,12 @@ mod tests {
     fn an_unpassed_top_k_is_fifty_as_in_transformers() {
         let logits: Vec<f32> = (0..100).map(|i| -(i as f32) * 0.01).collect();
         assert_eq!(tjs(r#"{"do_sample": true}"#).distribution(&logits, &[]).kept(), 50);
-        assert_eq!(tjs(r#"{"do_sample": true, "top_k": null}"#).distribution(&logits, &[]).kept(), 100);
+        assert_eq!(
+            tjs(r#"{"do_sample": true, "top_k": null}"#)
+                .distribution(&logits, &[])
+                .kept(),
+            100
+        );
     }
 
     #[test]

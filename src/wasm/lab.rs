@@ -233,19 +233,36 @@ impl Lab {
         let started = js_sys::Date::now();
         let options = parse_options(options)?;
         let args = args(&options.params)?;
-        let gc = generation_config(options.generation_config)?.or_else(|| self.model.generation_config.clone());
+        let gc = self
+            .model
+            .generation_config_or(generation_config(options.generation_config)?);
         let settings = Speculative {
             block_size,
             draft: draft.parse::<DraftSource>().map_err(error)?,
             max_new_tokens: options.max_new_tokens,
         };
         let prompt = self.model.chat_ids(&parse_chat(chat)?).map_err(error)?;
-        let seed = options.seed.or(args.seed).unwrap_or(0);
-        let result = speculative::speculate(self.model.clone(), &prompt, &args, gc.as_ref(), options.semantics, &settings, seed)
-            .map_err(error)?;
+        let seed = args.seed_or(options.seed);
+        let result = speculative::speculate(
+            self.model.clone(),
+            &prompt,
+            &args,
+            gc.as_ref(),
+            options.semantics,
+            &settings,
+            seed,
+        )
+        .map_err(error)?;
         let mut value = serde_json::to_value(&result).map_err(error)?;
-        let named = result.rounds.iter().flat_map(|r| r.draft.iter().chain(&r.posterior)).chain(&result.ids);
-        value["tokens"] = named.map(|&id| (id.to_string(), self.model.tokenizer.token_text(id).into())).collect::<serde_json::Map<_, _>>().into();
+        let named = result
+            .rounds
+            .iter()
+            .flat_map(|r| r.draft.iter().chain(&r.posterior))
+            .chain(&result.ids);
+        value["tokens"] = named
+            .map(|&id| (id.to_string(), self.model.tokenizer.token_text(id).into()))
+            .collect::<serde_json::Map<_, _>>()
+            .into();
         value["ms"] = (js_sys::Date::now() - started).into();
         to_js(&value)
     }
@@ -272,8 +289,10 @@ impl Lab {
     ) -> Result<Generation, JsError> {
         let options = parse_options(options)?;
         let args = args(&options.params)?;
-        let gc = generation_config(options.generation_config)?.or_else(|| self.model.generation_config.clone());
-        let seed = options.seed.or(args.seed).unwrap_or(0);
+        let gc = self
+            .model
+            .generation_config_or(generation_config(options.generation_config)?);
+        let seed = args.seed_or(options.seed);
         let sampler = Sampler::new(options.semantics, &args, gc.as_ref(), seed).map_err(error)?;
         let prompt = self.model.chat_ids(&parse_chat(chat)?).map_err(error)?;
         let session = Session::resume(
