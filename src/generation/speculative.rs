@@ -153,6 +153,9 @@ impl Speculative {
         if self.block_size == 0 {
             return Err("the block size must be at least 1 (the anchor)".into());
         }
+        if self.max_new_tokens == 0 {
+            return Err("max_new_tokens must be at least 1".into());
+        }
         let mut state = State {
             ids: prompt.to_vec(),
             prompt_len: prompt.len(),
@@ -493,6 +496,32 @@ mod tests {
             .rounds
             .iter()
             .all(|r| (r.expected_acceptance_length - (r.draft.len() + 1) as f64).abs() < 1e-12));
+    }
+
+    #[test]
+    fn an_empty_block_or_answer_is_refused_by_name() {
+        let prompt = [0u32, 1, 2];
+        let run = |block, max| {
+            let settings = Speculative {
+                block_size: block,
+                draft: DraftSource::Greedy,
+                max_new_tokens: max,
+            };
+            let (mut s, mut d) = (sampler("{}", 0), sampler("{}", 1));
+            settings.run(
+                &mut Toy {
+                    cached: prompt.to_vec(),
+                },
+                &prompt,
+                &toy_logits(&prompt),
+                Semantics::Dflash,
+                &mut s,
+                &mut d,
+            )
+        };
+        assert!(run(0, 4).unwrap_err().contains("block size"));
+        assert!(run(4, 0).unwrap_err().contains("max_new_tokens"));
+        assert_eq!(run(4, 1).unwrap().ids.len(), 1);
     }
 
     #[test]
