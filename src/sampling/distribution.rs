@@ -106,6 +106,13 @@ pub struct Comparison {
     pub only_port: TokenList,
 }
 
+impl Comparison {
+    /// The same support, and no probability further apart than `tolerance`.
+    pub fn agrees_within(&self, tolerance: f64) -> bool {
+        self.max_abs_diff <= tolerance && self.only_hf.count + self.only_port.count == 0
+    }
+}
+
 /// A possibly long list of token ids: its length, and the first [`TokenList::SHOWN`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TokenList {

@@ -1,7 +1,7 @@
 //! Which rule makes the literal port differ from transformers for one step, in plain words, so
 //! that the page can say *why* next to *how much*.
 
-use super::distribution::Distribution;
+use super::distribution::{Comparison, Distribution};
 use super::hf::Processor;
 use super::literal::REPEAT_LAST_N;
 use super::params::{Field, Source};
@@ -169,15 +169,9 @@ fn source_name(source: Source) -> &'static str {
     }
 }
 
-/// Whether `column` draws from hf's distribution (same support, probabilities within 1e-6).
-fn departs(analysis: &Analysis, column: Option<&Distribution>) -> bool {
-    match (analysis.hf_distribution(), column) {
-        (Some(hf), Some(other)) => {
-            let c = super::distribution::compare(hf, other);
-            c.max_abs_diff > super::report::EXACT_TOLERANCE || c.only_hf.count + c.only_port.count > 0
-        }
-        _ => true,
-    }
+/// Whether a column's distribution is not hf's (or cannot be compared with it).
+fn departs(comparison: Option<&Comparison>) -> bool {
+    !comparison.is_some_and(|c| c.agrees_within(super::report::EXACT_TOLERANCE))
 }
 
 /// hf's warpers and processors as `name=value`, the ones another engine lacks marked by `lacks`.
@@ -222,7 +216,7 @@ mod dflash {
                 format!("DFlash's sample() cannot run: {message}"),
             )];
         };
-        if !departs(analysis, Some(dist)) {
+        if !departs(analysis.compare.dflash.as_ref()) {
             return Vec::new();
         }
         let t = analysis.effective.get(Field::Temperature).repr();
@@ -283,7 +277,7 @@ mod transformers_js {
                 format!("transformers.js {VERSION} throws: {message}"),
             )];
         };
-        if !departs(analysis, Some(dist)) {
+        if !departs(analysis.compare.transformers_js.as_ref()) {
             return Vec::new();
         }
         if let Err(message) = &analysis.hf {

@@ -158,6 +158,8 @@ pub struct Analysis {
     pub dflash: Result<(DflashSampling, Distribution), SamplingError>,
     pub transformers_js: Result<(TransformersJs, Distribution), SamplingError>,
     pub effective: EffectiveParams,
+    /// Each column against hf, computed once for the causes and the report.
+    pub compare: Comparisons,
     pub causes: Vec<Cause>,
     pub greedy_thresholds: Vec<Threshold>,
 }
@@ -188,6 +190,14 @@ impl Analysis {
             .args
             .get(Field::Temperature)
             .unwrap_or_else(|| effective.get(Field::Temperature));
+        let hf_dist = hf.as_ref().ok().map(|(_, o)| &o.distribution);
+        let against_hf = |d: Option<&Distribution>| hf_dist.zip(d).map(|(h, p)| compare(h, p));
+        let compare = Comparisons {
+            literal: against_hf(literal_dist.as_ref().ok()),
+            corrected: against_hf(corrected_dist.as_ref().and_then(|d| d.as_ref().ok())),
+            dflash: against_hf(dflash.as_ref().ok().map(|(_, d)| d)),
+            transformers_js: against_hf(transformers_js.as_ref().ok().map(|(_, d)| d)),
+        };
         let mut analysis = Analysis {
             hf,
             literal,
@@ -198,6 +208,7 @@ impl Analysis {
             transformers_js,
             greedy_thresholds: greedy_thresholds(temperature, &input.logits),
             effective,
+            compare,
             causes: Vec::new(),
         };
         analysis.causes = causes(input, &analysis);
@@ -209,28 +220,16 @@ impl Analysis {
     }
 
     pub fn report(&self) -> Report {
-        let hf_dist = self.hf_distribution();
-        let cmp = |d: Option<&Result<Distribution, String>>| match (hf_dist, d) {
-            (Some(h), Some(Ok(p))) => Some(compare(h, p)),
-            _ => None,
-        };
-        let other = |d: Option<&Distribution>| hf_dist.zip(d).map(|(h, p)| compare(h, p));
-        let compare = Comparisons {
-            literal: cmp(Some(&self.literal_dist)),
-            corrected: cmp(self.corrected_dist.as_ref()),
-            dflash: other(self.dflash.as_ref().ok().map(|(_, d)| d)),
-            transformers_js: other(self.transformers_js.as_ref().ok().map(|(_, d)| d)),
-        };
         Report {
             vocab: self.effective_vocab(),
             effective_params: self.effective.values_json(),
             effective: self.effective_report(),
             hf: self.hf_entry(),
             literal: self.literal_entry(),
-            corrected: self.corrected_entry(compare.corrected.as_ref()),
+            corrected: self.corrected_entry(self.compare.corrected.as_ref()),
             dflash: self.dflash_entry(),
             transformers_js: self.transformers_js_entry(),
-            compare,
+            compare: self.compare.clone(),
             causes: self.causes.clone(),
             greedy_thresholds: self.greedy_thresholds.clone(),
             code: PortCode {
@@ -353,9 +352,7 @@ impl Analysis {
         match (&self.corrected, &self.corrected_dist, &self.hf) {
             (Some(port), Some(dist), _) => {
                 let exactness = match (cmp, dist) {
-                    (Some(c), _) if c.max_abs_diff <= EXACT_TOLERANCE && c.only_hf.count + c.only_port.count == 0 => {
-                        "exact"
-                    }
+                    (Some(c), _) if c.agrees_within(EXACT_TOLERANCE) => "exact",
                     _ if !ambiguities.is_empty() => "inexact_by_nature",
                     _ => "mismatch",
                 };
