@@ -4,7 +4,7 @@
 PORT ?= 8080
 WASM_TEST_ENV = CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=1200
 
-.PHONY: demo test setup pkg model serve test-native test-wasm test-page test-transformers-js fixtures bench
+.PHONY: demo test setup pkg model serve test-native test-wasm test-page test-transformers-js fixtures bench fuzz
 
 demo: setup pkg model
 	python3 scripts/serve.py --port $(PORT)
@@ -50,6 +50,12 @@ test-transformers-js:
 bench: setup pkg model
 	cargo build --release --locked --bin sampling-lab
 	node bench/bench.mjs
+
+# Every parser under libFuzzer (cargo-fuzz, nightly): FUZZ_RUNS executions per target (default
+# 1 000 000), a table in target/fuzz/report.md. Minutes per target; not part of `make test`, which
+# replays every input a fuzzer stopped on (tests/untrusted.rs).
+fuzz: model
+	scripts/fuzz.sh
 
 # Regenerates tests/fixtures/ with real transformers (≈4 GB install, once; the tests do not need it).
 fixtures: model

@@ -2,13 +2,14 @@
 //! one a literal candle port samples from and the corrected port.
 //!
 //! [`sampling`] is the pure core (no model, no wasm); [`model`] runs the model around it and
-//! [`generation`] drives it step by step; [`logits_file`] reads logits from disk or bytes; the
+//! [`generation`] drives it step by step; [`logits_file`] reads logits from disk or bytes; [`untrusted`] is every entry point for outside input, as the fuzzers drive it; the
 //! `wasm` module (wasm32 only) is the thin `wasm-bindgen` edge the page's worker calls.
 
 pub mod generation;
 pub mod logits_file;
 pub mod model;
 pub mod sampling;
+pub mod untrusted;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

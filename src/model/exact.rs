@@ -6,7 +6,7 @@
 
 use super::blocks::BlockMatrix;
 use super::error::{ModelError, Result};
-use super::llama::{Hyper, HF_LAYER_TENSORS};
+use super::llama::{Hyper, EXACT_MAX_POSITIONS, HF_LAYER_TENSORS};
 use candle_core::{DType, Device, IndexOp, Tensor};
 use std::collections::HashMap;
 
@@ -266,18 +266,19 @@ fn causal_mask(n: usize, pos: usize) -> Result<Tensor> {
     Ok(Tensor::from_vec(mask, (n, keys), &Device::Cpu)?)
 }
 
-/// cos/sin of `position · θ^(-2i/head)` for every position of the context, in f32 as
-/// transformers computes them.
+/// cos/sin of `position · θ^(-2i/head)` for every position the runner reaches (the context,
+/// at most [`EXACT_MAX_POSITIONS`]), in f32 as transformers computes them.
 fn rotary_tables(hp: &Hyper) -> Result<(Tensor, Tensor)> {
+    let positions = hp.context_length.min(EXACT_MAX_POSITIONS);
     let head = hp.hidden / hp.heads;
     let inv_freq: Vec<f32> = (0..head)
         .step_by(2)
         .map(|i| 1f32 / hp.rope_theta.powf(i as f32 / head as f32))
         .collect();
-    let angles: Vec<f32> = (0..hp.context_length)
+    let angles: Vec<f32> = (0..positions)
         .flat_map(|p| inv_freq.iter().map(move |f| p as f32 * f))
         .collect();
-    let angles = Tensor::from_vec(angles, (hp.context_length, head / 2), &Device::Cpu)?;
+    let angles = Tensor::from_vec(angles, (positions, head / 2), &Device::Cpu)?;
     Ok((angles.cos()?, angles.sin()?))
 }
 

@@ -40,9 +40,11 @@ impl<'a> GgufFile<'a> {
         if bytes.len() < 4 || &bytes[..4] != MAGIC {
             return Err(ModelError::NotAModel(not_gguf_message(bytes)));
         }
+        check_alignment(bytes)?;
         let content = read_content(bytes)?;
         let file = GgufFile { bytes, content };
         file.check_architecture()?;
+        file.check_tensor_bytes()?;
         file.check_tensors()?;
         Ok(file)
     }
@@ -61,8 +63,46 @@ impl<'a> GgufFile<'a> {
         Ok(())
     }
 
+    /// Every tensor's claimed size computed without overflow (its dims multiplied in u64, not in
+    /// a 32-bit wasm `usize`) and found inside the file, before anything reads or reserves it.
+    fn check_tensor_bytes(&self) -> Result<()> {
+        let file_len = self.bytes.len() as u64;
+        for (name, info) in &self.content.tensor_infos {
+            let (block, type_size) = (info.ggml_dtype.block_size() as u64, info.ggml_dtype.type_size() as u64);
+            let elems = info.shape.dims().iter().try_fold(1u64, |n, &d| n.checked_mul(d as u64));
+            let end = elems
+                .filter(|n| n % block == 0)
+                .and_then(|n| (n / block).checked_mul(type_size))
+                .and_then(|size| {
+                    size.checked_add(info.offset)?
+                        .checked_add(self.content.tensor_data_offset)
+                });
+            match end {
+                Some(end) if end <= file_len => {}
+                Some(end) => return Err(ModelError::Truncated(format!(
+                    "the GGUF file is truncated: tensor `{name}` ends at byte {end} but the file has {file_len} bytes"
+                ))),
+                None => {
+                    return Err(ModelError::Invalid(format!(
+                        "GGUF tensor `{name}` claims shape {:?} of {:?}, which no file can hold",
+                        info.shape.dims(),
+                        info.ggml_dtype
+                    )))
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn check_tensors(&self) -> Result<()> {
         let hp = self.hyper()?;
+        let tensors = self.content.tensor_infos.len();
+        if hp.layers > tensors / GGUF_LAYER_TENSORS.len() {
+            return Err(ModelError::Missing(format!(
+                "the GGUF claims {} layers but holds only {tensors} tensors",
+                hp.layers
+            )));
+        }
         for (name, shape) in self.expected_shapes(&hp) {
             let info = self.content.tensor_infos.get(&name).ok_or_else(|| {
                 ModelError::Missing(format!("the GGUF has no tensor `{name}`, which a llama model needs"))
@@ -71,16 +111,6 @@ impl<'a> GgufFile<'a> {
                 return Err(ModelError::Missing(format!(
                     "GGUF tensor `{name}` has shape {:?}; the metadata implies {shape:?}",
                     info.shape.dims()
-                )));
-            }
-        }
-        for (name, info) in &self.content.tensor_infos {
-            let size = info.shape.elem_count() / info.ggml_dtype.block_size() * info.ggml_dtype.type_size();
-            let end = self.content.tensor_data_offset + info.offset + size as u64;
-            if end > self.bytes.len() as u64 {
-                return Err(ModelError::Truncated(format!(
-                    "the GGUF file is truncated: tensor `{name}` ends at byte {end} but the file has {} bytes",
-                    self.bytes.len()
                 )));
             }
         }
@@ -270,6 +300,35 @@ fn read_content(bytes: &[u8]) -> Result<Content> {
             "the GGUF header cannot be read (damaged or truncated file): {e}"
         ))
     })
+}
+
+/// candle 0.11.1 divides by `general.alignment` unchecked, so a zero there would panic inside
+/// its reader (and kill a wasm instance). The key is found by its length-prefixed name (GGUF v1's
+/// u32 prefix or v2/v3's u64; memchr's SIMD search keeps a 100 MB file's scan to milliseconds) and
+/// its integer value read before candle sees the file.
+fn check_alignment(bytes: &[u8]) -> Result<()> {
+    const KEY: &[u8] = b"general.alignment";
+    let zero_at = |value_at: usize| -> Option<bool> {
+        let kind = u32::from_le_bytes(bytes.get(value_at..value_at + 4)?.try_into().ok()?);
+        // GGUF value types 0-5: u8, i8, u16, i16, u32, i32 (the ones candle reads as alignment).
+        let width = [1, 1, 2, 2, 4, 4].get(kind as usize)?;
+        let value = bytes.get(value_at + 4..value_at + 4 + width)?;
+        Some(value.iter().all(|b| *b == 0))
+    };
+    let zero = memchr::memmem::find_iter(bytes, KEY).any(|at| {
+        [4usize, 8].iter().any(|prefix| {
+            at >= *prefix
+                && bytes[at - prefix..at].starts_with(&[KEY.len() as u8])
+                && bytes[at - prefix + 1..at].iter().all(|b| *b == 0)
+                && zero_at(at + KEY.len()) == Some(true)
+        })
+    });
+    if zero {
+        return Err(ModelError::Invalid(
+            "GGUF metadata `general.alignment` is 0; tensor data cannot be aligned to 0 bytes".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// Names what the bytes look like, so that a wrong pick gets a useful answer.

@@ -93,6 +93,17 @@ impl Hyper {
                 "inconsistent llama hyper-parameters: {self:?}"
             )));
         }
+        let too_large = [
+            ("hidden size", self.hidden, MAX_WIDTH),
+            ("intermediate size", self.intermediate, 4 * MAX_WIDTH),
+            ("layer count", self.layers, MAX_LAYERS),
+            ("vocabulary", self.vocab, MAX_VOCAB),
+        ];
+        if let Some((what, n, max)) = too_large.into_iter().find(|(_, n, max)| n > max) {
+            return Err(ModelError::Invalid(format!(
+                "the model claims a {what} of {n}, more than the {max} sampling-lab accepts"
+            )));
+        }
         if (self.hidden / self.heads) % 2 != 0 {
             return Err(ModelError::Invalid(
                 "the attention head size must be even for rotary embeddings".into(),
@@ -134,6 +145,16 @@ pub enum KvCache {
     Exact(ExactCache),
 }
 
+/// Positions the exact runner builds rotary tables for: a file's claimed context length never
+/// sizes an allocation beyond this (8 MB of tables at SmolLM2's head size).
+pub const EXACT_MAX_POSITIONS: usize = 1 << 15;
+
+/// Largest sizes a file may claim, checked before any table or tensor list is built from them:
+/// far above any llama a browser can hold, far below what overflows or exhausts memory.
+const MAX_WIDTH: usize = 1 << 16;
+const MAX_LAYERS: usize = 1 << 10;
+const MAX_VOCAB: usize = 1 << 21;
+
 impl Backbone {
     /// Positions the runner can attend to: the model's context, or fewer where candle's
     /// quantized llama precomputes its rotary table for 4096 positions only.
@@ -142,6 +163,10 @@ impl Backbone {
             Backbone::Quantized(_) if context_length > quantized_llama::MAX_SEQ_LEN => (
                 quantized_llama::MAX_SEQ_LEN,
                 "candle's quantized llama has rotary embeddings for 4096 positions; exact precision reaches the model's full context",
+            ),
+            Backbone::Exact(_) if context_length > EXACT_MAX_POSITIONS => (
+                EXACT_MAX_POSITIONS,
+                "the exact runner precomputes rotary embeddings for 32768 positions",
             ),
             _ => (context_length, "the model's context length"),
         }

@@ -60,7 +60,9 @@ impl TextTokenizer {
                 .iter()
                 .enumerate()
                 .filter(|(_, t)| **t == wanted)
-                .map(|(id, _)| AddedToken::from(tokens[id].clone(), special).normalized(false))
+                // A type list longer than the token list names no token past its end.
+                .filter_map(|(id, _)| tokens.get(id))
+                .map(|token| AddedToken::from(token.clone(), special).normalized(false))
                 .collect()
         };
         let invalid = |e: tokenizers::Error| ModelError::Invalid(format!("GGUF tokenizer: {e}"));

@@ -6,6 +6,7 @@
 
 mod gguf;
 mod hub;
+mod branching;
 mod speculative;
 
 use sampling_lab::logits_file::parse_logits;

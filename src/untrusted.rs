@@ -1,0 +1,77 @@
+//! Every way bytes or text from outside reach the crate, one function each, driven as far as the
+//! input lets it go. Each returns the error a user would see, and must never panic nor reserve
+//! memory a file only claims: the fuzz targets (`fuzz/`, `make fuzz`) call these, and
+//! `tests/untrusted.rs` replays every input a fuzzer ever stopped on.
+
+use crate::logits_file::parse_logits;
+use crate::model::hub::HubFiles;
+use crate::model::{Chat, Model, Precision};
+use crate::sampling::{Analysis, GenerateArgs, GenerationConfig, Inspection, Part};
+
+/// Draws a Monte Carlo pass makes on fuzzed input: enough to run both ports' real
+/// `LogitsProcessor`, few enough to keep a fuzzer's executions fast.
+const DRAWS: usize = 16;
+
+/// A pasted or dropped logits file (`.npy` or JSON), inspected under transformers' defaults.
+pub fn logits(bytes: &[u8]) -> Result<(), String> {
+    let logits = parse_logits(bytes)?;
+    inspect(Inspection {
+        logits,
+        args: GenerateArgs::from_json_str(r#"{"do_sample": true}"#)?,
+        ..Inspection::default()
+    })
+}
+
+/// The `generate()` arguments and `generation_config.json` a user typed or a link carried, over
+/// logits of their choosing: the whole analysis, the report's JSON and a Monte Carlo pass.
+pub fn generate_call(
+    params_json: &str,
+    generation_config_json: &str,
+    logits: Vec<f32>,
+    context_ids: Vec<u32>,
+) -> Result<(), String> {
+    if logits.is_empty() {
+        return Err("logits are empty".into());
+    }
+    let generation_config = match generation_config_json.trim() {
+        "" => None,
+        text => Some(GenerationConfig::from_json_str(text)?),
+    };
+    inspect(Inspection {
+        logits,
+        args: GenerateArgs::from_json_str(params_json)?,
+        generation_config,
+        context_ids,
+    })
+}
+
+fn inspect(input: Inspection) -> Result<(), String> {
+    let analysis = Analysis::run(&input);
+    serde_json::to_string(&analysis.report()).map_err(|e| e.to_string())?;
+    let mut run = analysis.monte_carlo_run(&input, DRAWS, 0, Part::new(0, 1)?);
+    run.advance(DRAWS)?;
+    serde_json::to_string(&run.finish()).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// A GGUF file someone dropped: header, metadata, the tokenizer built from it, the chat template,
+/// the tensor table, the weights, then one chat through the template and a forward pass.
+pub fn gguf(bytes: &[u8]) -> Result<(), String> {
+    use_model(&Model::from_gguf(bytes, Precision::Exact).map_err(|e| e.to_string())?)
+}
+
+/// The Hub layout's five files, as a page fetches them for a repo id.
+pub fn hub(files: &HubFiles) -> Result<(), String> {
+    use_model(&Model::from_hub(files).map_err(|e| e.to_string())?)
+}
+
+fn use_model(model: &Model) -> Result<(), String> {
+    let chat = Chat::single(Some("Be brief."), "Hi <|im_end|> ☃", "A");
+    let ids = model.chat_ids(&chat).map_err(|e| e.to_string())?;
+    let logits = model.next_logits(&ids).map_err(|e| e.to_string())?;
+    for id in ids.iter().take(8) {
+        model.tokenizer.token_text(*id);
+    }
+    model.tokenizer.decode(&ids).map_err(|e| e.to_string())?;
+    generate_call("{}", "", logits, ids)
+}

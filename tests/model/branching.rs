@@ -1,0 +1,93 @@
+//! Branching a generation: another token chosen at a step, the cache cut back to it, and the
+//! branch left behind restored — every step's logits equal a fresh forward over its context.
+
+use super::*;
+use sampling_lab::generation::{Sampler, Semantics, Session};
+use sampling_lab::sampling::GenerateArgs;
+
+/// A seeded sampled answer of `n` tokens under transformers' defaults (top_k=50).
+fn sampled(model: Arc<Model>, n: usize) -> Session {
+    let args = GenerateArgs::from_json_str(r#"{"do_sample": true}"#).unwrap();
+    let sampler = Sampler::new(Semantics::Hf, &args, None, 0).unwrap();
+    let mut session = Session::start(model, reference_ids(), sampler, n).unwrap();
+    while session.step().unwrap().is_some() {}
+    session
+}
+
+fn reference_ids() -> Vec<u32> {
+    reference_logits().0
+}
+
+/// The most probable token at generated step `index` other than the one drawn there.
+fn another_choice(session: &Session, index: usize) -> u32 {
+    let (logits, _) = session.at(index).unwrap();
+    let drawn = session.generated()[index] as usize;
+    let best = (0..logits.len()).filter(|t| *t != drawn).max_by(|a, b| logits[*a].total_cmp(&logits[*b]));
+    best.unwrap() as u32
+}
+
+fn assert_every_step_equals_a_fresh_forward(model: &Model, session: &Session) {
+    for step in 0..session.steps() {
+        let (cached, context) = session.at(step).unwrap();
+        let diff = max_abs_diff(cached, &model.next_logits(context).unwrap());
+        assert!(diff <= LOGITS_TOLERANCE, "step {step}: {diff}");
+    }
+}
+
+#[test]
+fn a_branch_goes_on_from_the_chosen_token_with_the_logits_of_a_fresh_forward() {
+    let model = model(Precision::Exact);
+    let mut session = sampled(model.clone(), 8);
+    let original = session.generated().to_vec();
+    let other = another_choice(&session, 3);
+    let forced = session.branch(3, other).unwrap();
+    assert_eq!((forced.index, forced.token), (3, other));
+    assert!(forced.probability > 0.0 && forced.probability < 1.0, "{}", forced.probability);
+    while session.step().unwrap().is_some() {}
+    assert_eq!(&session.generated()[..3], &original[..3]);
+    assert_eq!(session.generated()[3], other);
+    assert_eq!(session.steps(), 8);
+    assert_every_step_equals_a_fresh_forward(&model, &session);
+    let left = session.branches();
+    assert_eq!(left.len(), 1);
+    assert_eq!((left[0].fork, left[0].tokens.as_slice()), (3, &original[3..]));
+}
+
+#[test]
+fn going_back_restores_the_earlier_branch_and_keeps_the_later_one() {
+    let model = model(Precision::Exact);
+    let mut session = sampled(model.clone(), 10);
+    let original = session.generated().to_vec();
+    let other = another_choice(&session, 2);
+    session.branch(2, other).unwrap();
+    for _ in 0..3 {
+        session.step().unwrap();
+    }
+    let branched = session.generated().to_vec();
+    let restored: Vec<u32> = session.restore(0).unwrap().iter().map(|s| s.token).collect();
+    assert_eq!(restored, &original[2..]);
+    assert_eq!(session.generated(), original.as_slice());
+    assert_eq!(session.branches()[0].tokens, &branched[2..]);
+    // The cache holds the restored tokens: a branch taken later in them runs on it.
+    let later = another_choice(&session, 7);
+    session.branch(7, later).unwrap();
+    session.step().unwrap();
+    assert_every_step_equals_a_fresh_forward(&model, &session);
+}
+
+#[test]
+fn a_branch_at_a_step_not_generated_or_a_token_outside_the_vocabulary_is_refused() {
+    let mut session = sampled(model(Precision::Exact), 3);
+    assert!(session.branch(3, 0).unwrap_err().contains("step 3 does not exist"));
+    assert!(session.branch(0, 1 << 30).unwrap_err().contains("outside the vocabulary"));
+    assert!(session.restore(0).unwrap_err().contains("branch 0 does not exist"));
+    assert_eq!(session.steps(), 3);
+}
+
+#[test]
+fn fast_precision_refuses_to_branch_by_name() {
+    let mut session = sampled(model(Precision::Fast), 3);
+    let err = session.branch(1, 0).unwrap_err();
+    assert!(err.contains("exact"), "{err}");
+    assert_eq!(session.steps(), 3);
+}
