@@ -1,5 +1,7 @@
 //! A generation: prefill once, then one token per step with a KV cache, keeping every step's raw
-//! logits so that any position of the answer can be inspected afterwards.
+//! logits so that any position of the answer can be inspected afterwards — and branched: another
+//! token chosen at any step, the cache cut back to it (no new prefill), the branch left behind
+//! kept so that the user can go back to it.
 
 use super::sampler::Sampler;
 use crate::model::{KvCache, Model};
@@ -48,6 +50,25 @@ impl Prefill {
     }
 }
 
+/// The steps from `fork` on, as they were before another token was chosen there.
+struct Saved {
+    fork: usize,
+    steps: Vec<Step>,
+    step_logits: Vec<Vec<f32>>,
+    next_logits: Vec<f32>,
+    finish: Option<Finish>,
+}
+
+/// A branch the user left, as the page lists it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Branch {
+    /// The generated token where this branch and the current one part.
+    pub fork: usize,
+    /// The branch's tokens from the fork on, and their text.
+    pub tokens: Vec<u32>,
+    pub text: String,
+}
+
 pub struct Session {
     model: Arc<Model>,
     cache: KvCache,
@@ -60,6 +81,9 @@ pub struct Session {
     max_new_tokens: usize,
     emitted_text: String,
     finish: Option<Finish>,
+    /// Every step of the current branch, as returned.
+    steps: Vec<Step>,
+    branches: Vec<Saved>,
 }
 
 impl Session {
@@ -82,6 +106,8 @@ impl Session {
             max_new_tokens,
             emitted_text: String::new(),
             finish: (max_new_tokens == 0).then_some(Finish::MaxNewTokens),
+            steps: Vec::new(),
+            branches: Vec::new(),
         }
     }
 
@@ -91,6 +117,11 @@ impl Session {
             return Ok(None);
         }
         let (token, probability) = self.sampler.next_with_probability(&self.next_logits, &self.ids)?;
+        self.take(token, probability).map(Some)
+    }
+
+    /// Commits `token` as the next step and runs it through the model.
+    fn take(&mut self, token: u32, probability: f64) -> Result<Step, String> {
         self.ids.push(token);
         self.step_logits.push(std::mem::take(&mut self.next_logits));
         let index = self.step_logits.len() - 1;
@@ -99,14 +130,91 @@ impl Session {
             let pos = self.ids.len() - 1;
             self.next_logits = self.model.forward(&mut self.cache, &[token], pos)?;
         }
-        Ok(Some(Step {
+        let step = Step {
             index,
             token,
             token_text: self.model.tokenizer.token_text(token),
             text: self.new_text()?,
             probability,
             finish: self.finish,
-        }))
+        };
+        self.steps.push(step.clone());
+        Ok(step)
+    }
+
+    /// Chooses `token` at generated step `index` instead of what was drawn there: the cache is
+    /// cut back to that step, the steps after it are kept as a branch to go back to, and the
+    /// forced step is returned with the probability the token had there. `step` goes on from it.
+    pub fn branch(&mut self, index: usize, token: u32) -> Result<Step, String> {
+        if index >= self.steps() {
+            return Err(format!("step {index} does not exist: {} tokens were generated", self.steps()));
+        }
+        let vocab = self.step_logits[index].len();
+        if token as usize >= vocab {
+            return Err(format!("token {token} is outside the vocabulary of {vocab}"));
+        }
+        let saved = self.cut(index)?;
+        self.branches.push(saved);
+        let context = &self.ids;
+        let probability = self.sampler.distribution(&self.next_logits, context)?.prob(token);
+        self.take(token, probability)
+    }
+
+    /// Goes back to branch `number` of [`Session::branches`]: the current steps after its fork
+    /// become a branch in turn, its tokens are run through the cache in one batched pass, and
+    /// its steps are returned.
+    pub fn restore(&mut self, number: usize) -> Result<&[Step], String> {
+        if number >= self.branches.len() {
+            return Err(format!("branch {number} does not exist: there are {}", self.branches.len()));
+        }
+        let fork = self.branches[number].fork;
+        let current = self.cut(fork)?;
+        let back = std::mem::replace(&mut self.branches[number], current);
+        let tokens: Vec<u32> = back.steps.iter().map(|s| s.token).collect();
+        // The last token enters the cache only when the branch had not finished on it.
+        let cached = if back.finish.is_some() { tokens.len() - 1 } else { tokens.len() };
+        if cached > 0 {
+            let pos = self.ids.len();
+            self.model.forward_all(&mut self.cache, &tokens[..cached], pos)?;
+        }
+        self.ids.extend(&tokens);
+        self.step_logits.extend(back.step_logits);
+        self.next_logits = back.next_logits;
+        self.finish = back.finish;
+        self.steps.extend(back.steps);
+        self.emitted_text = self.steps.iter().map(|s| s.text.as_str()).collect();
+        Ok(&self.steps[fork..])
+    }
+
+    /// The branches left behind, in the order they were left.
+    pub fn branches(&self) -> Vec<Branch> {
+        self.branches
+            .iter()
+            .map(|b| Branch {
+                fork: b.fork,
+                tokens: b.steps.iter().map(|s| s.token).collect(),
+                text: b.steps.iter().map(|s| s.text.as_str()).collect(),
+            })
+            .collect()
+    }
+
+    /// Takes the steps from `index` on out of the session, leaving it as it was just before
+    /// step `index` was chosen (cache included).
+    fn cut(&mut self, index: usize) -> Result<Saved, String> {
+        self.cache.truncate(self.prompt_len + index)?;
+        let steps = self.steps.split_off(index);
+        // The logits that produced step `index` are again the ones to choose from.
+        let step_logits = self.step_logits.split_off(index);
+        let next_logits = std::mem::replace(&mut self.next_logits, step_logits[0].clone());
+        self.ids.truncate(self.prompt_len + index);
+        self.emitted_text = self.steps.iter().map(|s| s.text.as_str()).collect();
+        Ok(Saved {
+            fork: index,
+            steps,
+            step_logits,
+            next_logits,
+            finish: self.finish.take(),
+        })
     }
 
     fn finish_after(&self, token: u32) -> Option<Finish> {
