@@ -8,7 +8,7 @@ import { workerScript } from "./trusted.js";
 import { showSpeculation, TEMPERATURES } from "./speculative.js";
 import { addConvergence, finishConvergence, resetConvergence } from "./montecarlo.js";
 import { buildParamsForm, paramsText, showEffective, showParams } from "./params.js";
-import { $, buildColumns, hideAlternatives, markSelected, showAlternatives, showChips, showMonteCarlo, showReport, showView, tokenButton } from "./view.js";
+import { $, buildColumns, cutTokens, hideAlternatives, markSelected, showAlternatives, showBranchChoices, showBranches, showChips, showMonteCarlo, showReport, showView, tokenButton } from "./view.js";
 
 /** [URL name, label, generate() arguments as JSON text (`0.0` stays a Python float), synthetic
  * logits or "" for the model's, the group it is shown in]. */
@@ -63,6 +63,8 @@ let pendingJudge = null;
 let lastReport = null;
 /** The alternatives request in flight, with the token and button it is for. */
 let looking = { id: -1, token: null, button: null };
+/** The alternatives request that fills the branch form, with the token drawn at its step. */
+let branchChoices = { id: -1, drawn: null };
 /** The speculative run in flight, and plain decoding's last rate (tokens/s) to set beside it. */
 let speculateId = -1;
 let plainRate = null;
@@ -136,6 +138,7 @@ function refresh() {
 function generate() {
   selectStep(null);
   $("completion").replaceChildren();
+  showBranches([], restoreBranch);
   hideAlternatives();
   $("gen-stats").textContent = "";
   const options = {
@@ -150,6 +153,26 @@ function generate() {
   generationId = send({ type: Request.generate, chat: chat(), options });
   $("cancel").disabled = false;
   $("generate").disabled = true;
+}
+
+/** Goes on from another token at the step the branch form is for. */
+function branchHere(event) {
+  event.preventDefault();
+  const at = Number($("branch-form").dataset.step);
+  busyGenerating(send({ type: Request.branch, step: at, token: Number($("branch-token").value) }));
+}
+
+function restoreBranch(number) {
+  busyGenerating(send({ type: Request.restore, branch: number }));
+}
+
+function busyGenerating(id) {
+  showError(null);
+  hideAlternatives();
+  generationId = id;
+  $("cancel").disabled = false;
+  $("generate").disabled = true;
+  $("branch-go").disabled = true;
 }
 
 /** Asks for a generated token's alternatives, under the arguments the generation ran with. */
@@ -279,6 +302,12 @@ function checkExercise() {
 function selectStep(index) {
   step = index;
   markSelected(index);
+  $("branch-form").hidden = true;
+  if (index !== null) {
+    const drawn = Number($("completion").querySelector(`[data-step="${index}"]`)?.dataset.token);
+    const id = send({ type: Request.alternatives, step: index, params: generationParams || $("params").value, generationConfig: generationConfig() });
+    branchChoices = { id, drawn };
+  }
   $("inspecting").textContent = index === null ? "Showing: the token after the prompt" : `Showing: generated token ${index}`;
   refresh();
 }
@@ -334,13 +363,24 @@ const HANDLERS = {
       selectStep(token.index);
     }
   },
-  [Reply.done]: ({ id, finish, steps, prefillMs, decodeMs }) => {
+  [Reply.rewound]: ({ id, fork, steps, branches }) => {
+    if (id !== generationId) return;
+    cutTokens(fork);
+    $("completion").append(...steps.map((token) => tokenButton(token, (t) => selectStep(t.index), lookAt)));
+    showBranches(branches, restoreBranch);
+  },
+  [Reply.done]: ({ id, finish, steps, decoded, prefillMs, decodeMs, branches }) => {
     if (id !== generationId) return;
     $("cancel").disabled = true;
     $("generate").disabled = false;
-    plainRate = steps > 1 ? (steps - 1) / (decodeMs / 1000) : null;
-    const rate = plainRate ? ` · ${plainRate.toFixed(1)} tok/s` : "";
-    $("gen-stats").textContent = `${steps} tokens · ${finish} · prefill ${(prefillMs / 1000).toFixed(2)} s${rate}`;
+    $("branch-go").disabled = false;
+    showBranches(branches, restoreBranch);
+    // A rate from plain decoding only: a branch decodes part of an answer, a restore none.
+    const plain = prefillMs !== null;
+    const rate = plain && steps > 1 ? (steps - 1) / (decodeMs / 1000) : null;
+    if (rate) plainRate = rate;
+    const timing = plain ? ` · prefill ${(prefillMs / 1000).toFixed(2)} s${rate ? ` · ${rate.toFixed(1)} tok/s` : ""}` : ` · ${decoded} decoded after the branch`;
+    $("gen-stats").textContent = `${steps} tokens · ${finish}${timing}`;
     if (pendingStep !== null) {
       showError(`the link's step ${pendingStep} was not generated (the answer has ${steps} tokens)`);
       pendingStep = null;
@@ -349,6 +389,7 @@ const HANDLERS = {
   },
   [Reply.alternatives]: (reply) => {
     if (reply.id === looking.id) showAlternatives(reply, looking.token, looking.button);
+    if (reply.id === branchChoices.id) showBranchChoices(reply, branchChoices.drawn);
   },
   [Reply.speculated]: ({ id, result, curve }) => {
     if (id !== speculateId) return;
@@ -358,7 +399,7 @@ const HANDLERS = {
   [Reply.error]: ({ id, message, fatal }) => {
     if (fatal) return crashed(message);
     if (id === speculateId) { $("spec-run").disabled = false; $("spec-status").textContent = "failed"; }
-    if (id === generationId) { $("cancel").disabled = true; $("generate").disabled = false; }
+    if (id === generationId) { $("cancel").disabled = true; $("generate").disabled = false; $("branch-go").disabled = false; }
     if (id === monteCarloId) drawingDone();
     if (id === latestInspect && pendingJudge) {
       pendingJudge = null;
@@ -527,6 +568,7 @@ function setUp() {
   $("mc-run").addEventListener("click", drawMonteCarlo);
   $("spec-run").addEventListener("click", speculate);
   $("completion").addEventListener("mouseleave", hideAlternatives);
+  $("branch-form").addEventListener("submit", branchHere);
   $("completion").addEventListener("focusout", (e) => { if (!$("completion").contains(e.relatedTarget)) hideAlternatives(); });
   $("completion").addEventListener("keydown", (e) => { if (e.key === "Escape") hideAlternatives(); });
   $("ex-check").addEventListener("click", checkExercise);

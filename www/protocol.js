@@ -14,6 +14,11 @@
 //   alternatives{ id, step, params, generationConfig }
 //                                               the five most probable tokens under hf and under
 //                                               the literal port at generated token `step`
+//   branch      { id, step, token }             the last generation goes on from `token` chosen
+//                                               at generated token `step` (the cache cut back);
+//                                               replies rewound, then token… and done as generate
+//   restore     { id, branch }                  the last generation goes back to left branch
+//                                               `branch`; replies rewound and done
 //   speculate   { id, chat, options, draft, blockSize, temperatures }
 //                                               DFlash's decode loop (exact precision), and the
 //                                               expected acceptance of one greedy draft over
@@ -35,11 +40,17 @@
 //                                               this worker's draws so far
 //   monteCarlo  { id, result, cancelled }       the draws made (all of them unless cancelled)
 //   token       { id, step }                    {index, token, token_text, text, finish}
-//   done        { id, finish, steps, prefillMs, decodeMs, ids }
+//   rewound     { id, fork, steps, branches }   the generation from generated token `fork` on is
+//                                               now `steps`; branches: [{fork, tokens, text}] left
+//   done        { id, finish, steps, decoded, prefillMs, decodeMs, ids, branches }
+//                                               decoded: the steps this request ran (a branch's,
+//                                               none for a restore); prefillMs: null for both
 //                                               finish: "eos" | "max_new_tokens" | "context_full" | "cancelled"
-//   alternatives{ id, step, hf, literal, chosen }
-//                                               [[token_id, p, text], ...] (five each); chosen: the
-//                                               generated token's p under each, {hf, literal}
+//   alternatives{ id, step, hf, literal, model, chosen }
+//                                               [[token_id, p, text], ...] (five each; model: the
+//                                               eight most probable under the raw softmax, what a
+//                                               branch offers); chosen: the generated token's p
+//                                               under each, {hf, literal}
 //   speculated  { id, result, curve }           every round, ids, text, tokens, ms; [[T, τ], ...]
 //   error       { id, message, fatal }          fatal: the wasm instance died (a panic); the page
 //                                               must start a new worker, which loads the model again
@@ -72,6 +83,8 @@ export const Request = Object.freeze({
   generate: "generate",
   speculate: "speculate",
   alternatives: "alternatives",
+  branch: "branch",
+  restore: "restore",
   cancel: "cancel",
   trap: "trap",
 });
@@ -85,6 +98,7 @@ export const Reply = Object.freeze({
   monteCarlo: "monteCarlo",
   converging: "converging",
   token: "token",
+  rewound: "rewound",
   done: "done",
   speculated: "speculated",
   alternatives: "alternatives",

@@ -255,6 +255,42 @@ export function showAlternatives({ step, hf, literal, chosen }, token, button) {
   box.hidden = false;
 }
 
+/** The tokens the answer can go on with at a selected step: the model's most probable (its raw
+ * softmax, whatever the arguments kept), the drawn one left out. */
+export function showBranchChoices({ step, model }, drawn) {
+  const options = [];
+  for (const [id, p, text] of model.filter(([id]) => id !== drawn)) {
+    const option = element("option", `${visible(text)}  (model p = ${p.toFixed(3)})`);
+    option.value = String(id);
+    options.push(option);
+  }
+  $("branch-token").replaceChildren(...options);
+  $("branch-step").textContent = String(step);
+  $("branch-form").dataset.step = String(step);
+  $("branch-form").hidden = options.length === 0;
+}
+
+/** The branches left behind, each with a way back to it. */
+export function showBranches(branches, onRestore) {
+  const items = branches.map(({ fork, text }, number) => {
+    const button = element("button", "Go back");
+    button.type = "button";
+    button.addEventListener("click", () => onRestore(number));
+    const item = element("li", `from token ${fork}: `);
+    item.append(element("q", text.length > 80 ? `${text.slice(0, 80)}…` : text), " ", button);
+    return item;
+  });
+  $("branch-list").replaceChildren(...items);
+  $("branches").hidden = items.length === 0;
+}
+
+/** Drops the generated tokens from `fork` on (a branch replaces them). */
+export function cutTokens(fork) {
+  for (const button of [...$("completion").children]) {
+    if (Number(button.dataset.step) >= fork) button.remove();
+  }
+}
+
 export function hideAlternatives() {
   $("alternatives").hidden = true;
 }

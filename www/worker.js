@@ -52,6 +52,8 @@ async function handle(data, files) {
     case Request.monteCarlo: return monteCarlo(data);
     case Request.generate: return generate(data);
     case Request.alternatives: return postMessage(alternatives(data));
+    case Request.branch: return branch(data);
+    case Request.restore: return restore(data);
     case Request.speculate: return postMessage({
       type: Reply.speculated, id: data.id,
       result: model().speculate(data.chat, data.options, data.draft, data.blockSize),
@@ -219,7 +221,10 @@ function alternatives({ id, step, params, generationConfig }) {
   const top = (entry) => entry.support.slice(0, 5).map(([token, p]) => [token, p, report.tokens[token] ?? ""]);
   const token = stepSource(step).generatedIds()[step];
   const of = (entry) => new Map(entry.support).get(token) ?? 0;
-  return { type: Reply.alternatives, id, step, hf: top(report.hf), literal: top(report.literal), chosen: { hf: of(report.hf), literal: of(report.literal) } };
+  return {
+    type: Reply.alternatives, id, step, hf: top(report.hf), literal: top(report.literal), model: stepSource(step).candidates(step, 8),
+    chosen: { hf: of(report.hf), literal: of(report.literal) },
+  };
 }
 
 /** The step's logits, context and parameters as plain data, for workers without the model. */
@@ -332,7 +337,32 @@ async function generate({ id, chat, options }) {
   generation?.free();
   generation = null;
   generation = model().startGeneration(chat, options);
-  const prefillMs = performance.now() - started;
+  await decode(id, started, performance.now() - started, 0);
+}
+
+/** Another token at a generated step: the answer goes on from it. */
+async function branch({ id, step, token }) {
+  const started = performance.now();
+  const forced = lastGeneration().branch(step, token);
+  postMessage({ type: Reply.rewound, id, fork: step, steps: [forced], branches: generation.branches() });
+  await decode(id, started, null, 1);
+}
+
+function restore({ id, branch: number }) {
+  const started = performance.now();
+  const fork = lastGeneration().branches()[number]?.fork;
+  const steps = generation.restore(number);
+  postMessage({ type: Reply.rewound, id, fork, steps, branches: generation.branches() });
+  postMessage(doneReply(id, generation.finish(), started, null, 0));
+}
+
+function lastGeneration() {
+  if (!generation) throw new Error("there is no generation to branch");
+  return generation;
+}
+
+/** Steps the generation to its end, a token per task so that a cancel gets through. */
+async function decode(id, started, prefillMs, decoded) {
   running = { id, cancelled: false };
   try {
     for (;;) {
@@ -340,14 +370,19 @@ async function generate({ id, chat, options }) {
       if (running.cancelled) break;
       const step = generation.step();
       if (step === null) break;
+      decoded += 1;
       postMessage({ type: Reply.token, id, step });
     }
   } finally {
     const cancelled = running.cancelled && generation.finish() === null;
     running = null;
-    postMessage({
-      type: Reply.done, id, finish: cancelled ? "cancelled" : generation.finish(), steps: generation.steps,
-      prefillMs, decodeMs: performance.now() - started - prefillMs, ids: Array.from(generation.generatedIds()),
-    });
+    postMessage(doneReply(id, cancelled ? "cancelled" : generation.finish(), started, prefillMs, decoded));
   }
+}
+
+function doneReply(id, finish, started, prefillMs, decoded) {
+  return {
+    type: Reply.done, id, finish, steps: generation.steps, decoded, prefillMs, decodeMs: performance.now() - started - (prefillMs ?? 0),
+    ids: Array.from(generation.generatedIds()), branches: generation.branches(),
+  };
 }

@@ -5,6 +5,7 @@
 
 use super::sampler::Sampler;
 use crate::model::{KvCache, Model};
+use crate::sampling::Distribution;
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -184,6 +185,16 @@ impl Session {
         self.steps.extend(back.steps);
         self.emitted_text = self.steps.iter().map(|s| s.text.as_str()).collect();
         Ok(&self.steps[fork..])
+    }
+
+    /// The `n` most probable tokens at generated step `index` under the model's own distribution
+    /// (softmax of the raw logits, nothing truncated): what a branch can choose from, whatever
+    /// the generation's arguments kept. `(token, probability, text)`.
+    pub fn candidates(&self, index: usize, n: usize) -> Option<Vec<(u32, f64, String)>> {
+        let (logits, _) = self.at(index)?;
+        let model = Distribution::softmax_of_finite(logits);
+        let top = model.support.into_iter().take(n);
+        Some(top.map(|(id, p)| (id, p, self.model.tokenizer.token_text(id))).collect())
     }
 
     /// The branches left behind, in the order they were left.

@@ -346,6 +346,30 @@ impl Generation {
         }
     }
 
+    /// Chooses `token` at generated step `index` instead: the cache is cut back to it and the
+    /// forced step returned (`step` goes on from there); the steps after it become a branch.
+    pub fn branch(&mut self, index: usize, token: u32) -> Result<JsValue, JsError> {
+        to_js(&self.session.branch(index, token).map_err(error)?)
+    }
+
+    /// Goes back to left branch `number`: its steps from its fork on.
+    pub fn restore(&mut self, number: usize) -> Result<JsValue, JsError> {
+        to_js(&self.session.restore(number).map_err(error)?)
+    }
+
+    /// The `n` most probable tokens at generated step `index` under the model's own softmax:
+    /// `[[token, p, text], …]`.
+    pub fn candidates(&self, index: usize, n: usize) -> Result<JsValue, JsError> {
+        let steps = self.session.steps();
+        let top = self.session.candidates(index, n);
+        to_js(&top.ok_or_else(|| error(format!("step {index} does not exist: {steps} tokens were generated")))?)
+    }
+
+    /// The branches left behind: `[{fork, tokens, text}]`.
+    pub fn branches(&self) -> Result<JsValue, JsError> {
+        to_js(&self.session.branches())
+    }
+
     /// `eos`, `max_new_tokens`, `context_full`, or `null` while running.
     pub fn finish(&self) -> Result<JsValue, JsError> {
         to_js(&self.session.finish())

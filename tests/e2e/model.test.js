@@ -44,6 +44,32 @@ test("greedy generation of 32 tokens gives the native build's ids, and a step ca
   assert.deepEqual(errors, []);
 });
 
+test("a generated token can be branched: the answer goes on from another token, and the earlier branch comes back", async () => {
+  const { page, errors } = await openPage(browser);
+  await page.getByLabel(/generate\(\) keyword arguments/).fill("{}");
+  await page.getByLabel("max new tokens").fill("10");
+  await page.getByRole("button", { name: "Generate" }).click();
+  await page.locator("#gen-stats").filter({ hasText: "max_new_tokens" }).waitFor({ timeout: 120_000 });
+  const tokens = () => page.locator("#completion [data-token]").evaluateAll((els) => els.map((e) => Number(e.dataset.token)));
+  const original = await tokens();
+  await page.locator("#completion [data-step='3']").click();
+  await page.getByTestId("branch-form").waitFor();
+  const other = Number(await page.getByTestId("branch-token").inputValue());
+  assert.notEqual(other, original[3]);
+  await page.getByRole("button", { name: "Branch", exact: true }).click();
+  await page.locator("#gen-stats").filter({ hasText: "decoded after the branch" }).waitFor({ timeout: 120_000 });
+  const branched = await tokens();
+  assert.deepEqual(branched.slice(0, 3), original.slice(0, 3));
+  assert.equal(branched[3], other);
+  assert.equal(branched.length, 10);
+  await page.getByTestId("branches").getByRole("button", { name: "Go back" }).click();
+  await page.locator("#gen-stats").filter({ hasText: "0 decoded after the branch" }).waitFor();
+  assert.deepEqual(await tokens(), original);
+  assert.equal(await page.getByTestId("branches").locator("li").count(), 1, "the branch just left is listed");
+  await page.screenshot({ path: "target/screenshots/branching.png", fullPage: true });
+  assert.deepEqual(errors, []);
+});
+
 test("a generation can be cancelled between tokens", async () => {
   const { page } = await openPage(browser);
   await page.getByLabel("max new tokens").fill("4000");
