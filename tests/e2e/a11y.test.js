@@ -1,6 +1,7 @@
 // Accessibility: axe-core (through @axe-core/playwright) finds no serious or critical violation on
 // the page, its panels view, the embed and the exercises, in light and dark schemes; and the
-// keyboard alone reaches a preset, runs it, reaches a generated token and inspects it.
+// keyboard alone reaches a preset, runs it, reaches a generated token, inspects it and branches
+// there; the speculative view and the branch controls after a run.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { AxeBuilder } from "@axe-core/playwright";
@@ -34,7 +35,7 @@ for (const [name, query, colorScheme] of [
   });
 }
 
-test("keyboard only: tab to a preset, run it, generate, reach a generated token, see its alternatives and inspect it", async () => {
+test("keyboard only: tab to a preset, run it, generate, reach a generated token, see its alternatives, inspect it and branch there", async () => {
   const page = await browser.browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(BASE);
   await waitReady(page);
@@ -64,5 +65,28 @@ test("keyboard only: tab to a preset, run it, generate, reach a generated token,
   assert.equal(underHf, Number(shaded).toFixed(3), "the shade is the probability hf gave the token (an hf generation)");
   await page.keyboard.press("Enter");
   await page.getByTestId("inspecting").filter({ hasText: "generated token 2" }).waitFor();
+  // …and branch there: the form's button, reached by Tab, goes on from another token.
+  await page.getByTestId("branch-form").waitFor();
+  await tabUntil((f) => f.id === "branch-go", 40);
+  await page.keyboard.press("Enter");
+  await page.locator("#gen-stats").filter({ hasText: "decoded after the branch" }).waitFor({ timeout: 60_000 });
   await page.close();
+});
+
+test("axe: no serious or critical violation after a speculative run and a branched answer", async () => {
+  const context = await browser.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(BASE);
+  await waitReady(page);
+  await page.getByLabel("max new tokens").fill("6");
+  await page.getByRole("button", { name: "Speculate" }).click();
+  await page.getByTestId("spec-status").filter({ hasText: /mean τ/ }).waitFor({ timeout: 120_000 });
+  await page.getByRole("button", { name: "Generate" }).click();
+  await page.locator("#gen-stats").filter({ hasText: "tokens" }).waitFor({ timeout: 60_000 });
+  await page.locator("#completion [data-step='2']").click();
+  await page.getByTestId("branch-form").waitFor();
+  await page.getByRole("button", { name: "Branch", exact: true }).click();
+  await page.getByTestId("branches").waitFor();
+  assert.deepEqual(await seriousViolations(page), []);
+  await context.close();
 });
