@@ -8,7 +8,7 @@ import { workerScript } from "./trusted.js";
 import { showSpeculation, TEMPERATURES } from "./speculative.js";
 import { addConvergence, finishConvergence, resetConvergence } from "./montecarlo.js";
 import { buildParamsForm, paramsText, showEffective, showParams } from "./params.js";
-import { $, buildColumns, cutTokens, hideAlternatives, markSelected, showAlternatives, showBranchChoices, showBranches, showChips, showMonteCarlo, showReport, showView, tokenButton } from "./view.js";
+import { $, buildColumns, cutTokens, hideAlternatives, markSelected, nameGeneratedBytes, showAlternatives, showBranchChoices, showBranches, showChips, showMonteCarlo, showReport, showView, tokenButton } from "./view.js";
 
 /** [URL name, label, generate() arguments as JSON text (`0.0` stays a Python float), synthetic
  * logits or "" for the model's, the group it is shown in]. */
@@ -358,6 +358,7 @@ const HANDLERS = {
   [Reply.token]: ({ id, step: token }) => {
     if (id !== generationId) return;
     $("completion").append(tokenButton(token, (t) => selectStep(t.index), lookAt));
+    nameGeneratedBytes();
     if (token.index === pendingStep) {
       pendingStep = null;
       selectStep(token.index);
@@ -367,6 +368,7 @@ const HANDLERS = {
     if (id !== generationId) return;
     cutTokens(fork);
     $("completion").append(...steps.map((token) => tokenButton(token, (t) => selectStep(t.index), lookAt)));
+    nameGeneratedBytes();
     showBranches(branches, restoreBranch);
   },
   [Reply.done]: ({ id, finish, steps, decoded, prefillMs, decodeMs, branches }) => {

@@ -52,6 +52,13 @@ test("a generated token can be branched: the answer goes on from another token, 
   await page.locator("#gen-stats").filter({ hasText: "max_new_tokens" }).waitFor({ timeout: 120_000 });
   const tokens = () => page.locator("#completion [data-token]").evaluateAll((els) => els.map((e) => Number(e.dataset.token)));
   const original = await tokens();
+  // The answer's Chinese characters come in byte tokens: marked, each run naming its character.
+  const runs = await page.locator("#completion .byte-token").evaluateAll((els) => els.map((e) => [e.title, e.textContent]));
+  assert.ok(runs.length >= 2, "byte tokens in the greedy answer");
+  for (const [title, text] of runs) {
+    const [, spelled] = /^(?:⟨[0-9A-F]{2}⟩ ?)+ → “(.+)”$/.exec(title);
+    if (text) assert.ok(spelled.endsWith(text), `${title} ends with ${text}`);
+  }
   await page.locator("#completion [data-step='3']").click();
   await page.getByTestId("branch-form").waitFor();
   const other = Number(await page.getByTestId("branch-token").inputValue());
