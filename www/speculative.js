@@ -18,8 +18,13 @@ export function showSpeculation(result, curve, plainRate) {
     const accepted = round.acceptance_length - 1;
     round.draft.forEach((id, j) => {
       const kind = j < accepted ? "accepted" : j === accepted ? "rejected" : "unverified";
-      const chip = element("span", text(id), `spec-token ${kind}`);
+      const chip = element(kind === "rejected" ? "button" : "span", text(id), `spec-token ${kind}`);
       chip.title = `${kind} draft · id ${id}${kind === "rejected" ? ` · the target drew ${round.posterior[j]} (${text(round.posterior[j])})` : ""}`;
+      if (kind === "rejected") {
+        chip.type = "button";
+        chip.setAttribute("aria-label", `rejected draft ${text(id)} in round ${i}: show the target's distribution there`);
+        chip.addEventListener("click", () => showRejection(round.rejection, i, text));
+      }
       row.append(chip);
     });
     const bonus = element("span", text(round.posterior[accepted]), "spec-token bonus");
@@ -28,6 +33,7 @@ export function showSpeculation(result, curve, plainRate) {
     return row;
   });
   document.getElementById("spec-rounds").replaceChildren(...rows);
+  document.getElementById("spec-rejection").hidden = true;
   const rate = result.ids.length / (result.ms / 1000);
   const against = plainRate ? ` · plain decoding ${plainRate.toFixed(1)} tok/s` : "";
   document.getElementById("spec-status").textContent =
@@ -36,6 +42,26 @@ export function showSpeculation(result, curve, plainRate) {
   document.getElementById("spec-charts").hidden = false;
   drawHistogram(result);
   drawCurve(curve);
+}
+
+/** Where the target drew another token than the draft: its distribution, draft and draw marked. */
+function showRejection({ draft, drawn, top }, round, text) {
+  document.getElementById("spec-rejection-head").textContent =
+    `Round ${round}: the draft proposed ${text(draft[0])} (p = ${draft[1].toFixed(4)}); the target drew ${text(drawn[0])} (p = ${drawn[1].toFixed(4)}).`;
+  // The draft and the draw are listed even where they are not among the most probable.
+  const listed = [...top, ...[draft, drawn].filter(([id]) => !top.some(([t]) => t === id))];
+  const rows = listed.map(([id, p]) => {
+    const mark = id === draft[0] ? "draft" : id === drawn[0] ? "drawn" : "";
+    const tr = element("tr", "", mark ? `marked ${mark}` : "");
+    const bar = element("span", "", "bar");
+    bar.style.width = `${(100 * p).toFixed(1)}%`;
+    const cell = element("td", p.toFixed(4));
+    cell.prepend(bar);
+    tr.append(element("td", text(id), "token"), cell, element("td", mark));
+    return tr;
+  });
+  document.getElementById("spec-rejection-rows").replaceChildren(...rows);
+  document.getElementById("spec-rejection").hidden = false;
 }
 
 function drawHistogram(result) {

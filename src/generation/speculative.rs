@@ -110,7 +110,23 @@ pub struct Round {
     pub acceptance_length: usize,
     /// The exact expectation of `acceptance_length` given the drafted tokens.
     pub expected_acceptance_length: f64,
+    /// Where the target drew another token than the draft: its distribution there.
+    pub rejection: Option<Rejection>,
 }
+
+/// The target's distribution (under the chosen semantics) at the first drafted token it did not
+/// draw: what the draft proposed, what was drawn instead, and the most probable tokens.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Rejection {
+    /// `(token, probability)` of the drafted token, and of the token drawn instead.
+    pub draft: (u32, f64),
+    pub drawn: (u32, f64),
+    /// The distribution's most probable tokens, most probable first.
+    pub top: Vec<(u32, f64)>,
+}
+
+/// Tokens a rejection lists.
+const REJECTION_TOP: usize = 8;
 
 /// A whole speculative generation.
 #[derive(Clone, Debug, Serialize)]
@@ -214,6 +230,18 @@ impl Speculative {
             context.extend(draft.get(i));
         }
         let accepted = draft.iter().zip(&posterior).take_while(|(d, p)| d == p).count();
+        let rejection = match draft.get(accepted) {
+            Some(&drafted) => {
+                let context = [&state.ids[..], &draft[..accepted]].concat();
+                let there = sampler.distribution(&logits[accepted], &context)?;
+                Some(Rejection {
+                    draft: (drafted, there.prob(drafted)),
+                    drawn: (posterior[accepted], there.prob(posterior[accepted])),
+                    top: there.support.into_iter().take(REJECTION_TOP).collect(),
+                })
+            }
+            None => None,
+        };
         let mut committed = draft[..accepted].to_vec();
         committed.push(posterior[accepted]);
         state.commit(&committed, target, self.max_new_tokens);
@@ -223,6 +251,7 @@ impl Speculative {
             posterior,
             acceptance_length: accepted + 1,
             expected_acceptance_length: expected,
+            rejection,
         })
     }
 }
@@ -496,6 +525,34 @@ mod tests {
             .rounds
             .iter()
             .all(|r| (r.expected_acceptance_length - (r.draft.len() + 1) as f64).abs() < 1e-12));
+    }
+
+    #[test]
+    fn a_rejection_gives_the_target_distribution_at_the_first_mismatch() {
+        let prompt = vec![0u32, 1, 2, 3, 1, 2];
+        let s = speculate(r#"{"temperature": 1.0}"#, DraftSource::Greedy, 6, 40, 3);
+        let probe = sampler(r#"{"temperature": 1.0}"#, 0);
+        // The first token is drawn from the prefill, before any round.
+        let mut context = [&prompt[..], &s.ids[..1]].concat();
+        let mut rejections = 0;
+        for round in &s.rounds {
+            let kept = round.acceptance_length - 1;
+            match &round.rejection {
+                Some(r) => {
+                    rejections += 1;
+                    let at = [&context[..], &round.draft[..kept]].concat();
+                    let there = probe.distribution(&toy_logits(&at), &at).unwrap();
+                    assert_eq!(r.draft, (round.draft[kept], there.prob(round.draft[kept])));
+                    assert_eq!(r.drawn, (round.posterior[kept], there.prob(round.posterior[kept])));
+                    assert!(r.drawn.1 > 0.0 && r.drawn.0 != r.draft.0);
+                    assert_eq!(r.top, there.support[..r.top.len()]);
+                }
+                None => assert_eq!(kept, round.draft.len(), "no rejection: the whole draft was kept"),
+            }
+            context.extend(&round.draft[..kept]);
+            context.push(round.posterior[kept]);
+        }
+        assert!(rejections > 0, "at temperature 1 some greedy drafts are rejected");
     }
 
     #[test]

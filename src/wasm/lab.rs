@@ -257,7 +257,10 @@ impl Lab {
         let named = result
             .rounds
             .iter()
-            .flat_map(|r| r.draft.iter().chain(&r.posterior))
+            .flat_map(|r| {
+                let rejected = r.rejection.iter().flat_map(|x| x.top.iter().map(|(id, _)| id));
+                r.draft.iter().chain(&r.posterior).chain(rejected)
+            })
             .chain(&result.ids);
         value["tokens"] = named
             .map(|&id| (id.to_string(), self.model.tokenizer.token_text(id).into()))

@@ -206,7 +206,7 @@ test("in the browser, speculation at temperature zero gives greedy decoding's id
   assert.ok(result.curve[1][1] > result.curve[2][1], JSON.stringify(result.curve));
 });
 
-test("the page's speculative view shows every round, the histogram and the curve", async () => {
+test("the page's speculative view shows every round, the histogram, the curve and the distribution at a rejection", async () => {
   const { page, errors } = await openPage(browser);
   await page.getByRole("button", { name: "DFlash's temperature 0.6" }).click();
   await page.getByLabel("max new tokens").fill("16");
@@ -216,6 +216,15 @@ test("the page's speculative view shows every round, the histogram and the curve
   assert.ok(rounds >= 1);
   assert.equal(await page.locator("#spec-rounds .bonus").count(), rounds, "one bonus token per round");
   assert.match(await page.locator("#chart-tau").getAttribute("aria-label"), /T 0\.00: 16\.00/);
+  // A rejected draft token opens the target's distribution there, the draft and the draw marked.
+  await page.locator("#spec-rounds button.rejected").first().click();
+  const rejection = page.getByTestId("spec-rejection");
+  await rejection.waitFor();
+  assert.match(await rejection.locator("#spec-rejection-head").textContent(), /the draft proposed .+ \(p = [\d.]+\); the target drew .+ \(p = [\d.]+\)/);
+  assert.equal(await rejection.locator("tr.draft").count(), 1);
+  assert.equal(await rejection.locator("tr.drawn").count(), 1);
+  await page.getByTestId("spec-rounds").screenshot({ path: "target/screenshots/speculative-rounds.png" });
+  await rejection.screenshot({ path: "target/screenshots/speculative-rejection.png" });
   assert.deepEqual(errors, []);
 });
 
