@@ -15,10 +15,12 @@
 //! transformers rejects are part of the report, not a failure.
 
 use sampling_lab::generation::speculative::{self, DraftSource, Speculative, DEFAULT_BLOCK};
-use sampling_lab::generation::{inspect_step, step_inspection, Sampler, Semantics, Session};
+use sampling_lab::generation::{step_inspection, Sampler, Semantics, Session, StepReport};
 use sampling_lab::logits_file::parse_logits;
 use sampling_lab::model::{export, Chat, Model, Precision};
+use sampling_lab::sampling::monte_carlo::MonteCarlo;
 use sampling_lab::sampling::{Analysis, GenerateArgs, GenerationConfig, Inspection};
+use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -140,17 +142,29 @@ fn inspect(flags: &Flags) -> Result<String, String> {
         generation_config: generation_config(flags)?,
         context_ids,
     };
-    let report = serde_json::to_value(Analysis::run(&input).report()).map_err(|e| e.to_string())?;
-    with_monte_carlo(flags, &input, report)
+    let analysis = Analysis::run(&input);
+    printed(flags, &input, &analysis, analysis.report())
 }
 
-fn with_monte_carlo(flags: &Flags, input: &Inspection, mut report: serde_json::Value) -> Result<String, String> {
-    if let Some(draws) = flags.number::<usize>("draws")? {
-        let seed = input.args.seed_or(flags.number::<u64>("seed")?);
-        let monte_carlo = Analysis::run(input).monte_carlo(input, draws, seed)?;
-        report["monte_carlo"] = serde_json::to_value(monte_carlo).map_err(|e| e.to_string())?;
-    }
-    serde_json::to_string(&report).map_err(|e| e.to_string())
+/// What `inspect` prints: the report, and `monte_carlo` when `--draws` asks for it.
+#[derive(Serialize)]
+struct Printed<R> {
+    #[serde(flatten)]
+    report: R,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    monte_carlo: Option<MonteCarlo>,
+}
+
+/// One analysis serves the report and the draws.
+fn printed(flags: &Flags, input: &Inspection, analysis: &Analysis, report: impl Serialize) -> Result<String, String> {
+    let monte_carlo = match flags.number::<usize>("draws")? {
+        Some(draws) => {
+            let seed = input.args.seed_or(flags.number::<u64>("seed")?);
+            Some(analysis.monte_carlo(input, draws, seed)?)
+        }
+        None => None,
+    };
+    serde_json::to_string(&Printed { report, monte_carlo }).map_err(|e| e.to_string())
 }
 
 const MODEL_FLAGS: [&str; 6] = ["model", "prompt", "system", "answer-prefix", "precision", "params"];
@@ -208,8 +222,8 @@ fn inspect_model(flags: &Flags) -> Result<String, String> {
     let args = GenerateArgs::from_json_str(flags.get("params").ok_or(USAGE)?)?;
     let gc = generation_config(flags)?;
     let input = step_inspection(&model, logits, &ids, args, gc);
-    let report = inspect_step(&model, &input)?;
-    with_monte_carlo(flags, &input, report)
+    let analysis = Analysis::run(&input);
+    printed(flags, &input, &analysis, StepReport::new(&model, &input, &analysis))
 }
 
 fn generate(flags: &Flags) -> Result<(), String> {

@@ -7,10 +7,11 @@ mod both;
 
 use common::{case, cases, file, Case};
 use sampling_lab::logits_file::parse_logits;
+use sampling_lab::sampling::columns::EXACT_TOLERANCE;
 use sampling_lab::sampling::dflash::DflashSampling;
 use sampling_lab::sampling::params::Field;
 use sampling_lab::sampling::pyvalue::PyValue;
-use sampling_lab::sampling::report::EXACT_TOLERANCE;
+use sampling_lab::sampling::report::Exactness;
 use sampling_lab::sampling::{Analysis, Distribution, GenerateArgs, Part};
 use serde_json::{json, Value};
 
@@ -20,6 +21,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 fn hf_dist(case: &Case) -> Distribution {
     let analysis = Analysis::run(&case.input);
     analysis
+        .columns
         .hf
         .unwrap_or_else(|e| panic!("{}: unexpected error {e}", case.name))
         .1
@@ -48,7 +50,7 @@ both! {
         let mut checked = 0;
         for case in cases().iter().filter(|c| c.error().is_none()) {
             let analysis = Analysis::run(&case.input);
-            let (hf, outcome) = analysis.hf.unwrap_or_else(|e| panic!("{}: unexpected error {e}", case.name));
+            let (hf, outcome) = analysis.columns.hf.unwrap_or_else(|e| panic!("{}: unexpected error {e}", case.name));
             let names: Vec<&str> = hf.processors.iter().map(|p| p.class_name()).collect();
             let expected: Vec<&str> = case.hf["processors"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
             assert_eq!(names, expected, "{}: processor list", case.name);
@@ -77,7 +79,7 @@ both! {
         let mut checked = 0;
         for case in cases() {
             if let Some(expected) = case.error() {
-                let err = Analysis::run(&case.input).hf.err();
+                let err = Analysis::run(&case.input).columns.hf.err();
                 assert_eq!(err.as_deref(), Some(expected), "{}", case.name);
                 checked += 1;
             }
@@ -90,9 +92,9 @@ both! {
         for case in cases().iter().filter(|c| c.error().is_none()) {
             let report = Analysis::run(&case.input).report();
             match report.corrected.exactness {
-                "exact" => {}
-                "inexact_by_nature" => by_nature.push(case.name.clone()),
-                other => panic!("{}: corrected port is {other}: {:?}", case.name, report.compare.corrected),
+                Exactness::Exact => {}
+                Exactness::InexactByNature => by_nature.push(case.name.clone()),
+                other => panic!("{}: corrected port is {other:?}: {:?}", case.name, report.compare.corrected),
             }
         }
         // Ties straddling a top-p cut are detected, not hidden: the tied synthetic cases have some.

@@ -8,7 +8,9 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 fn inputs(target: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions").join(target);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/regressions")
+        .join(target);
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|d| d.map(|e| e.unwrap().path()).collect())
         .unwrap_or_default();
@@ -49,8 +51,16 @@ fn every_hub_regression_ends_in_a_result_or_an_error() {
 fn every_generate_call_regression_ends_in_a_result_or_an_error() {
     for path in inputs("generate_call") {
         let call: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-        let logits = call["logit_bits"].as_array().unwrap().iter().map(|b| f32::from_bits(b.as_u64().unwrap() as u32));
-        let context = call["context_ids"].as_array().unwrap().iter().map(|i| i.as_u64().unwrap() as u32);
+        let logits = call["logit_bits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| f32::from_bits(b.as_u64().unwrap() as u32));
+        let context = call["context_ids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i.as_u64().unwrap() as u32);
         let _ = untrusted::generate_call(
             call["params"].as_str().unwrap(),
             call["generation_config"].as_str().unwrap(),
@@ -62,7 +72,13 @@ fn every_generate_call_regression_ends_in_a_result_or_an_error() {
 
 #[test]
 fn a_gguf_whose_alignment_is_zero_is_refused_by_name() {
-    let bytes = std::fs::read(inputs("gguf").into_iter().find(|p| p.ends_with("general-alignment-zero.gguf")).unwrap()).unwrap();
+    let bytes = std::fs::read(
+        inputs("gguf")
+            .into_iter()
+            .find(|p| p.ends_with("general-alignment-zero.gguf"))
+            .unwrap(),
+    )
+    .unwrap();
     let err = untrusted::gguf(&bytes).unwrap_err();
     assert!(err.contains("general.alignment"), "{err}");
 }

@@ -9,7 +9,8 @@ pub use sampler::{Sampler, Semantics};
 pub use session::{Finish, Prefill, Session, Step};
 
 use crate::model::Model;
-use crate::sampling::{Analysis, GenerateArgs, GenerationConfig, Inspection};
+use crate::sampling::{Analysis, GenerateArgs, GenerationConfig, Inspection, Report};
+use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
@@ -30,23 +31,30 @@ pub fn step_inspection(
     }
 }
 
-/// The core's report for one step, plus `context_ids` and `tokens` (each support id's text).
-pub fn inspect_step(model: &Model, input: &Inspection) -> Result<Value, String> {
-    let report = Analysis::run(input).report();
-    let mut ids = BTreeSet::new();
-    for (_, entry) in report.entries() {
-        ids.extend(entry.support.iter().map(|(id, _)| *id));
-    }
-    let mut value = serde_json::to_value(report).map_err(|e| e.to_string())?;
-    value["context_ids"] = serde_json::to_value(&input.context_ids).map_err(|e| e.to_string())?;
-    value["tokens"] = token_texts(model, ids);
-    Ok(value)
+/// The core's report for one step of a model: the ids it saw and each listed token's text.
+#[derive(Serialize)]
+pub struct StepReport {
+    #[serde(flatten)]
+    pub report: Report,
+    pub context_ids: Vec<u32>,
+    /// Each support token's text, by id.
+    pub tokens: Map<String, Value>,
 }
 
-fn token_texts(model: &Model, ids: impl IntoIterator<Item = u32>) -> Value {
-    let texts: Map<String, Value> = ids
-        .into_iter()
-        .map(|id| (id.to_string(), Value::String(model.tokenizer.token_text(id))))
-        .collect();
-    Value::Object(texts)
+impl StepReport {
+    pub fn new(model: &Model, input: &Inspection, analysis: &Analysis) -> Self {
+        let report = analysis.report();
+        let mut ids = BTreeSet::new();
+        for (_, entry) in report.entries() {
+            ids.extend(entry.support.iter().map(|(id, _)| *id));
+        }
+        StepReport {
+            report,
+            context_ids: input.context_ids.clone(),
+            tokens: ids
+                .into_iter()
+                .map(|id| (id.to_string(), Value::String(model.tokenizer.token_text(id))))
+                .collect(),
+        }
+    }
 }

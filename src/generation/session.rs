@@ -148,7 +148,10 @@ impl Session {
     /// forced step is returned with the probability the token had there. `step` goes on from it.
     pub fn branch(&mut self, index: usize, token: u32) -> Result<Step, String> {
         if index >= self.steps() {
-            return Err(format!("step {index} does not exist: {} tokens were generated", self.steps()));
+            return Err(format!(
+                "step {index} does not exist: {} tokens were generated",
+                self.steps()
+            ));
         }
         let vocab = self.step_logits[index].len();
         if token as usize >= vocab {
@@ -166,14 +169,21 @@ impl Session {
     /// its steps are returned.
     pub fn restore(&mut self, number: usize) -> Result<&[Step], String> {
         if number >= self.branches.len() {
-            return Err(format!("branch {number} does not exist: there are {}", self.branches.len()));
+            return Err(format!(
+                "branch {number} does not exist: there are {}",
+                self.branches.len()
+            ));
         }
         let fork = self.branches[number].fork;
         let current = self.cut(fork)?;
         let back = std::mem::replace(&mut self.branches[number], current);
         let tokens: Vec<u32> = back.steps.iter().map(|s| s.token).collect();
         // The last token enters the cache only when the branch had not finished on it.
-        let cached = if back.finish.is_some() { tokens.len() - 1 } else { tokens.len() };
+        let cached = if back.finish.is_some() {
+            tokens.len() - 1
+        } else {
+            tokens.len()
+        };
         if cached > 0 {
             let pos = self.ids.len();
             self.model.forward_all(&mut self.cache, &tokens[..cached], pos)?;
@@ -194,7 +204,10 @@ impl Session {
         let (logits, _) = self.at(index)?;
         let model = Distribution::softmax_of_finite(logits);
         let top = model.support.into_iter().take(n);
-        Some(top.map(|(id, p)| (id, p, self.model.tokenizer.token_text(id))).collect())
+        Some(
+            top.map(|(id, p)| (id, p, self.model.tokenizer.token_text(id)))
+                .collect(),
+        )
     }
 
     /// The branches left behind, in the order they were left.

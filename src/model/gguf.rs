@@ -79,9 +79,11 @@ impl<'a> GgufFile<'a> {
                 });
             match end {
                 Some(end) if end <= file_len => {}
-                Some(end) => return Err(ModelError::Truncated(format!(
+                Some(end) => {
+                    return Err(ModelError::Truncated(format!(
                     "the GGUF file is truncated: tensor `{name}` ends at byte {end} but the file has {file_len} bytes"
-                ))),
+                )))
+                }
                 None => {
                     return Err(ModelError::Invalid(format!(
                         "GGUF tensor `{name}` claims shape {:?} of {:?}, which no file can hold",

@@ -1,12 +1,12 @@
 //! Which rule makes the literal port differ from transformers for one step, in plain words, so
 //! that the page can say *why* next to *how much*.
 
+use super::columns::{Columns, Inspection, EXACT_TOLERANCE};
 use super::distribution::{Comparison, Distribution};
 use super::hf::Processor;
 use super::literal::REPEAT_LAST_N;
 use super::params::{Field, Source};
 use super::port::PenaltyWindow;
-use super::report::{Analysis, Inspection};
 use super::steps::ProbStep;
 use candle_transformers::generation::Sampling;
 use serde::Serialize;
@@ -30,7 +30,7 @@ fn cause(rule: &'static str, text: String) -> Cause {
 
 /// Every column's causes: the literal port's, then DFlash's and transformers.js' where their
 /// distribution departs from hf's.
-pub fn causes(input: &Inspection, analysis: &Analysis) -> Vec<Cause> {
+pub fn causes(input: &Inspection, analysis: &Columns) -> Vec<Cause> {
     let mut out = literal_causes(input, analysis);
     out.extend(dflash::causes(analysis));
     out.extend(transformers_js::causes(analysis));
@@ -38,7 +38,7 @@ pub fn causes(input: &Inspection, analysis: &Analysis) -> Vec<Cause> {
 }
 
 /// The causes that make the literal port differ, most fundamental first; empty when it agrees.
-pub fn literal_causes(input: &Inspection, analysis: &Analysis) -> Vec<Cause> {
+pub fn literal_causes(input: &Inspection, analysis: &Columns) -> Vec<Cause> {
     let mut out = Vec::new();
     let (hf, outcome) = match &analysis.hf {
         Ok(pair) => pair,
@@ -171,11 +171,11 @@ fn source_name(source: Source) -> &'static str {
 
 /// Whether a column's distribution is not hf's (or cannot be compared with it).
 fn departs(comparison: Option<&Comparison>) -> bool {
-    !comparison.is_some_and(|c| c.agrees_within(super::report::EXACT_TOLERANCE))
+    !comparison.is_some_and(|c| c.agrees_within(EXACT_TOLERANCE))
 }
 
 /// hf's warpers and processors as `name=value`, the ones another engine lacks marked by `lacks`.
-fn hf_steps(analysis: &Analysis, lacks: impl Fn(&Processor) -> bool) -> Vec<String> {
+fn hf_steps(analysis: &Columns, lacks: impl Fn(&Processor) -> bool) -> Vec<String> {
     let Ok((hf, _)) = &analysis.hf else { return Vec::new() };
     hf.processors
         .iter()
@@ -203,7 +203,7 @@ mod dflash {
         }
     }
 
-    pub fn causes(analysis: &Analysis) -> Vec<Cause> {
+    pub fn causes(analysis: &Columns) -> Vec<Cause> {
         let Ok((dflash, dist)) = &analysis.dflash else {
             let message = analysis
                 .dflash
@@ -264,7 +264,7 @@ mod transformers_js {
         }
     }
 
-    pub fn causes(analysis: &Analysis) -> Vec<Cause> {
+    pub fn causes(analysis: &Columns) -> Vec<Cause> {
         let Ok((tjs, dist)) = &analysis.transformers_js else {
             let message = analysis
                 .transformers_js
@@ -323,7 +323,7 @@ mod tests {
             args: GenerateArgs::from_json_str(kwargs).unwrap(),
             ..Default::default()
         };
-        literal_causes(&input, &Analysis::run(&input))
+        literal_causes(&input, &Columns::compute(&input))
             .iter()
             .map(|c| c.rule)
             .collect()

@@ -9,10 +9,14 @@
 //!   [`closure`] its helpers, the dependency-free code users copy.
 //! - [`dflash`] / [`transformers_js`]: the same call under two other engines' samplers;
 //!   [`thresholds`]: where each system's "temperature zero" begins.
-//! - [`distribution`], [`monte_carlo`], [`report`]: figures and the JSON report; [`explain`]:
-//!   which rule causes a difference, in plain words.
+//! - [`columns`]: one step under every semantics, each against hf; [`explain`]: which rule
+//!   causes a difference, in plain words; [`analysis`]: both, and where temperature zero begins.
+//! - [`distribution`], [`monte_carlo`], [`report`]: figures, draws with the real
+//!   `LogitsProcessor`, and the JSON report; [`rust_code`]: each port as Rust.
 
+pub mod analysis;
 pub mod closure;
+pub mod columns;
 pub mod corrected;
 pub mod dflash;
 pub mod distribution;
@@ -30,12 +34,14 @@ pub mod steps;
 pub mod thresholds;
 pub mod transformers_js;
 
+pub use analysis::Analysis;
+pub use columns::Inspection;
 pub use distribution::{total_variation, Distribution};
 pub use hf::HfSampling;
 pub use literal::LiteralPort;
 pub use monte_carlo::Part;
 pub use params::{EffectiveParams, GenerateArgs, GenerationConfig};
-pub use report::{Analysis, Inspection, Report};
+pub use report::Report;
 
 /// What the core refuses, typed; the edges turn it into text once.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]

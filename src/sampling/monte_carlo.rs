@@ -6,6 +6,7 @@
 //! the second is McDiarmid's inequality (one draw moves the empirical TV by at most 1/N), so a
 //! correct exact distribution fails the check with probability below δ.
 
+use super::columns::{Columns, Inspection};
 use super::distribution::{total_variation, Distribution};
 use super::port::CandlePort;
 use candle_core::Tensor;
@@ -259,5 +260,174 @@ mod tests {
         let exact = Distribution::from_weights([(0, 0.5), (1, 0.5)], 2);
         assert!(!summarize(&[9000, 1000], &exact, None, 0).consistent);
         assert!(summarize(&[5020, 4980], &exact, None, 0).consistent);
+    }
+}
+
+type Side = Result<(PortDraws, Distribution), String>;
+
+/// Monte Carlo draws in progress.
+pub struct MonteCarloRun {
+    draws: usize,
+    seed: u64,
+    hf: Option<Distribution>,
+    literal: Side,
+    corrected: Option<Side>,
+    dflash: Option<Side>,
+}
+
+impl MonteCarloRun {
+    /// `part` of `n` seeded draws of every candle port of `columns`, to be made in chunks.
+    pub fn new(columns: &Columns, input: &Inspection, n: usize, seed: u64, part: Part) -> MonteCarloRun {
+        let side = |port: &CandlePort, exact: &Result<Distribution, String>| -> Side {
+            let exact = exact.as_ref().map_err(Clone::clone)?;
+            Ok((
+                PortDraws::new(port, &input.logits, &input.context_ids, part.draws(n), seed)?,
+                exact.clone(),
+            ))
+        };
+        let corrected = match (&columns.corrected, &columns.corrected_dist) {
+            (Some(port), Some(exact)) => Some(side(port, exact)),
+            _ => None,
+        };
+        // DFlash's candle port is checked against its own exact distribution, which the tests
+        // hold to DFlash's `sample()`.
+        let dflash = columns.dflash.as_ref().ok().map(|(d, _)| {
+            let port = d.candle_port();
+            side(&port, &port.distribution(&input.logits, &input.context_ids))
+        });
+        MonteCarloRun {
+            draws: n,
+            seed,
+            hf: columns.hf_distribution().cloned(),
+            literal: side(&columns.literal.port, &columns.literal_dist),
+            corrected,
+            dflash,
+        }
+    }
+
+    fn sides(&mut self) -> impl Iterator<Item = &mut PortDraws> {
+        let optional = self.corrected.iter_mut().chain(self.dflash.iter_mut());
+        self.literal
+            .as_mut()
+            .ok()
+            .into_iter()
+            .chain(optional.flat_map(|r| r.as_mut().ok()))
+            .map(|(draws, _)| draws)
+    }
+
+    fn drawn(&self) -> impl Iterator<Item = &PortDraws> {
+        let optional = self.corrected.iter().chain(self.dflash.iter());
+        self.literal
+            .as_ref()
+            .ok()
+            .into_iter()
+            .chain(optional.flat_map(|r| r.as_ref().ok()))
+            .map(|(draws, _)| draws)
+    }
+
+    /// Makes up to `max` more draws in all; the draws done so far.
+    pub fn advance(&mut self, max: usize) -> Result<usize, String> {
+        let mut left = max;
+        for side in self.sides() {
+            left -= side.advance(left)?;
+        }
+        Ok(self.done())
+    }
+
+    /// Draws this part has made so far, both ports together.
+    pub fn done(&self) -> usize {
+        self.drawn().map(PortDraws::done).sum()
+    }
+
+    /// Draws this part makes, both ports together.
+    pub fn total(&self) -> usize {
+        self.drawn().map(PortDraws::target).sum()
+    }
+
+    /// Every port's counts, one vocabulary after the other, for [`MonteCarloRun::absorb`].
+    pub fn counts(&self) -> Vec<u64> {
+        self.drawn().flat_map(|side| side.counts().iter().copied()).collect()
+    }
+
+    /// Adds the counts of the other parts of the same run (same input, draws and seed).
+    pub fn absorb(&mut self, counts: &[u64]) -> Result<(), String> {
+        let sides: Vec<&mut PortDraws> = self.sides().collect();
+        if counts.len() != sides.iter().map(|s| s.counts().len()).sum::<usize>() {
+            return Err(format!("{} counts do not fit this run's ports", counts.len()));
+        }
+        let mut rest = counts;
+        for side in sides {
+            let (theirs, more) = rest.split_at(side.counts().len());
+            side.absorb(theirs)?;
+            rest = more;
+        }
+        Ok(())
+    }
+
+    pub fn finish(self) -> MonteCarlo {
+        self.snapshot()
+    }
+
+    /// The result of the draws made so far.
+    pub fn snapshot(&self) -> MonteCarlo {
+        let summary = |side: &Side| -> DrawsOrError {
+            side.as_ref()
+                .map(|(draws, exact)| summarize(draws.counts(), exact, self.hf.as_ref(), self.seed))
+                .map_err(Clone::clone)
+                .into()
+        };
+        MonteCarlo {
+            draws: self.draws,
+            seed: self.seed,
+            delta: DELTA,
+            literal: summary(&self.literal),
+            corrected: self.corrected.as_ref().map(summary),
+            dflash: self.dflash.as_ref().map(summary),
+        }
+    }
+
+    /// How far each port's draws so far are from its exact distribution, and the check's bound
+    /// at that many draws: `(port, draws, tv_to_exact, bound)`, for a convergence picture.
+    pub fn convergence(&self) -> Vec<(&'static str, usize, f64, f64)> {
+        let sides = [
+            ("literal", Some(&self.literal)),
+            ("corrected", self.corrected.as_ref()),
+            ("dflash", self.dflash.as_ref()),
+        ];
+        sides
+            .into_iter()
+            .filter_map(|(name, side)| {
+                let (draws, exact) = side?.as_ref().ok()?;
+                let d = summarize(draws.counts(), exact, None, self.seed);
+                (d.draws > 0).then_some((name, d.draws, d.tv_to_exact, d.bound))
+            })
+            .collect()
+    }
+}
+
+/// Monte Carlo results for every candle port.
+#[derive(Clone, Debug, Serialize)]
+pub struct MonteCarlo {
+    pub draws: usize,
+    pub seed: u64,
+    pub delta: f64,
+    pub literal: DrawsOrError,
+    pub corrected: Option<DrawsOrError>,
+    pub dflash: Option<DrawsOrError>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum DrawsOrError {
+    Draws(Draws),
+    Error { error: String },
+}
+
+impl From<Result<Draws, String>> for DrawsOrError {
+    fn from(r: Result<Draws, String>) -> Self {
+        match r {
+            Ok(d) => DrawsOrError::Draws(d),
+            Err(error) => DrawsOrError::Error { error },
+        }
     }
 }

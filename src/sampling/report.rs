@@ -1,36 +1,19 @@
-//! One next-token step seen five ways — transformers (hf), the literal candle port, the corrected
-//! candle port, DFlash's `sample()` and transformers.js — with the figures that say how far apart
-//! they are. This is the JSON that `sampling-lab inspect` prints and the page shows.
+//! The JSON that `sampling-lab inspect` prints and the page shows: one next-token step seen five
+//! ways — transformers (hf), the literal candle port, the corrected candle port, DFlash's
+//! `sample()` and transformers.js — with the figures that say how far apart they are.
 
-use super::corrected::corrected_port;
-use super::dflash::DflashSampling;
-use super::distribution::{compare, Comparison, Distribution};
-use super::explain::{causes, Cause};
-use super::hf::{Ambiguity, HfSampling, Processor};
-use super::literal::LiteralPort;
-use super::monte_carlo::{summarize, Draws, Part, PortDraws};
-use super::params::{EffectiveParams, Field, GenerateArgs, GenerationConfig, Source};
-use super::port::{sampling_text, CandlePort};
-use super::rust_code::port_program;
+use super::analysis::Analysis;
+use super::columns::{Columns, Comparisons, EXACT_TOLERANCE};
+use super::distribution::{Comparison, Distribution};
+use super::explain::Cause;
+use super::hf::{Ambiguity, Processor};
+use super::params::{Field, Source};
+use super::rust_code::{port_program, port_text};
 use super::steps::ProbStep;
-use super::thresholds::{greedy_thresholds, Threshold};
-use super::transformers_js::{self, TransformersJs};
-use super::SamplingError;
+use super::thresholds::Threshold;
+use super::transformers_js;
 use serde::Serialize;
 use serde_json::{Map, Value};
-
-/// A port's probabilities agree with transformers' when no token differs by more than this.
-pub const EXACT_TOLERANCE: f64 = 1e-6;
-
-/// What to inspect: one step's raw logits and the `generate()` call around it.
-#[derive(Clone, Debug, Default)]
-pub struct Inspection {
-    pub logits: Vec<f32>,
-    pub args: GenerateArgs,
-    pub generation_config: Option<GenerationConfig>,
-    /// The whole `input_ids` up to this step, prompt included.
-    pub context_ids: Vec<u32>,
-}
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Entry {
@@ -51,9 +34,21 @@ pub struct CorrectedEntry {
     pub entry: Entry,
     /// The `sample_f` closure's steps, in order (empty: plain `sample`).
     pub closure: Vec<ProbStep>,
-    /// `exact`, `inexact_by_nature` (see `ambiguities`) or `mismatch`.
-    pub exactness: &'static str,
+    pub exactness: Exactness,
     pub ambiguities: Vec<Ambiguity>,
+}
+
+/// How the corrected port's distribution stands to transformers'.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Exactness {
+    /// Every probability within [`EXACT_TOLERANCE`] of transformers'.
+    Exact,
+    /// Ties at a cut that f32 arithmetic resolves either way (see `ambiguities`).
+    InexactByNature,
+    Mismatch,
+    /// transformers refuses the call, so there is nothing to port.
+    NotRun,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -86,14 +81,6 @@ pub struct TransformersJsEntry {
     pub ignored: Vec<String>,
     /// `temperature: 0` with sampling turned into greedy decoding.
     pub switched_to_greedy: bool,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct Comparisons {
-    pub literal: Option<Comparison>,
-    pub corrected: Option<Comparison>,
-    pub dflash: Option<Comparison>,
-    pub transformers_js: Option<Comparison>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -148,77 +135,7 @@ pub struct PortCode {
     pub dflash: Option<String>,
 }
 
-/// The distributions of one step, with their comparison.
-pub struct Analysis {
-    pub hf: Result<(HfSampling, super::hf::HfOutcome), String>,
-    pub literal: LiteralPort,
-    pub corrected: Option<CandlePort>,
-    pub literal_dist: Result<Distribution, String>,
-    pub corrected_dist: Option<Result<Distribution, String>>,
-    pub dflash: Result<(DflashSampling, Distribution), SamplingError>,
-    pub transformers_js: Result<(TransformersJs, Distribution), SamplingError>,
-    pub effective: EffectiveParams,
-    /// Each column against hf, computed once for the causes and the report.
-    pub compare: Comparisons,
-    pub causes: Vec<Cause>,
-    pub greedy_thresholds: Vec<Threshold>,
-}
-
 impl Analysis {
-    pub fn run(input: &Inspection) -> Self {
-        let effective = EffectiveParams::resolve(&input.args, input.generation_config.as_ref());
-        let hf = HfSampling::from_params(&effective).map(|hf| {
-            let outcome = hf.apply(&input.logits, &input.context_ids);
-            (hf, outcome)
-        });
-        let literal = LiteralPort::from_args(&input.args);
-        let literal_dist = literal.port.distribution(&input.logits, &input.context_ids);
-        let corrected = hf.as_ref().ok().map(|(hf, _)| corrected_port(hf));
-        let corrected_dist = corrected
-            .as_ref()
-            .map(|c| c.distribution(&input.logits, &input.context_ids));
-        let dflash = DflashSampling::from_args(&input.args).and_then(|d| {
-            let dist = d.distribution(&input.logits)?;
-            Ok((d, dist))
-        });
-        let transformers_js = TransformersJs::from_args(&input.args, input.generation_config.as_ref()).map(|t| {
-            let dist = t.distribution(&input.logits, &input.context_ids);
-            (t, dist)
-        });
-        // The temperature as the call wrote it (DFlash's reading), else transformers' effective one.
-        let temperature = input
-            .args
-            .get(Field::Temperature)
-            .unwrap_or_else(|| effective.get(Field::Temperature));
-        let hf_dist = hf.as_ref().ok().map(|(_, o)| &o.distribution);
-        let against_hf = |d: Option<&Distribution>| hf_dist.zip(d).map(|(h, p)| compare(h, p));
-        let compare = Comparisons {
-            literal: against_hf(literal_dist.as_ref().ok()),
-            corrected: against_hf(corrected_dist.as_ref().and_then(|d| d.as_ref().ok())),
-            dflash: against_hf(dflash.as_ref().ok().map(|(_, d)| d)),
-            transformers_js: against_hf(transformers_js.as_ref().ok().map(|(_, d)| d)),
-        };
-        let mut analysis = Analysis {
-            hf,
-            literal,
-            corrected,
-            literal_dist,
-            corrected_dist,
-            dflash,
-            transformers_js,
-            greedy_thresholds: greedy_thresholds(temperature, &input.logits),
-            effective,
-            compare,
-            causes: Vec::new(),
-        };
-        analysis.causes = causes(input, &analysis);
-        analysis
-    }
-
-    pub fn hf_distribution(&self) -> Option<&Distribution> {
-        self.hf.as_ref().ok().map(|(_, o)| &o.distribution)
-    }
-
     pub fn report(&self) -> Report {
         Report {
             vocab: self.effective_vocab(),
@@ -239,7 +156,9 @@ impl Analysis {
             },
         }
     }
+}
 
+impl Columns {
     fn effective_vocab(&self) -> usize {
         match &self.literal_dist {
             Ok(d) => d.vocab,
@@ -352,9 +271,9 @@ impl Analysis {
         match (&self.corrected, &self.corrected_dist, &self.hf) {
             (Some(port), Some(dist), _) => {
                 let exactness = match (cmp, dist) {
-                    (Some(c), _) if c.agrees_within(EXACT_TOLERANCE) => "exact",
-                    _ if !ambiguities.is_empty() => "inexact_by_nature",
-                    _ => "mismatch",
+                    (Some(c), _) if c.agrees_within(EXACT_TOLERANCE) => Exactness::Exact,
+                    _ if !ambiguities.is_empty() => Exactness::InexactByNature,
+                    _ => Exactness::Mismatch,
                 };
                 CorrectedEntry {
                     entry: entry(port_text(port), dist.as_ref(), Vec::new()),
@@ -370,197 +289,12 @@ impl Analysis {
                     Vec::new(),
                 ),
                 closure: Vec::new(),
-                exactness: "exact",
+                exactness: Exactness::NotRun,
                 ambiguities,
             },
             _ => unreachable!("a corrected port exists whenever transformers accepts the parameters"),
         }
     }
-
-    /// N draws of each port with the real `LogitsProcessor`, checked against its exact distribution.
-    pub fn monte_carlo(&self, input: &Inspection, n: usize, seed: u64) -> Result<MonteCarlo, String> {
-        let mut run = self.monte_carlo_run(input, n, seed, Part::WHOLE);
-        run.advance(usize::MAX)?;
-        Ok(run.finish())
-    }
-
-    /// `part` of the same draws, to be made in chunks.
-    pub fn monte_carlo_run(&self, input: &Inspection, n: usize, seed: u64, part: Part) -> MonteCarloRun {
-        let side = |port: &CandlePort, exact: &Result<Distribution, String>| -> Side {
-            let exact = exact.as_ref().map_err(Clone::clone)?;
-            Ok((
-                PortDraws::new(port, &input.logits, &input.context_ids, part.draws(n), seed)?,
-                exact.clone(),
-            ))
-        };
-        let corrected = match (&self.corrected, &self.corrected_dist) {
-            (Some(port), Some(exact)) => Some(side(port, exact)),
-            _ => None,
-        };
-        // DFlash's candle port is checked against its own exact distribution, which the tests
-        // hold to DFlash's `sample()`.
-        let dflash = self.dflash.as_ref().ok().map(|(d, _)| {
-            let port = d.candle_port();
-            side(&port, &port.distribution(&input.logits, &input.context_ids))
-        });
-        MonteCarloRun {
-            draws: n,
-            seed,
-            hf: self.hf_distribution().cloned(),
-            literal: side(&self.literal.port, &self.literal_dist),
-            corrected,
-            dflash,
-        }
-    }
-}
-
-type Side = Result<(PortDraws, Distribution), String>;
-
-/// Monte Carlo draws in progress.
-pub struct MonteCarloRun {
-    draws: usize,
-    seed: u64,
-    hf: Option<Distribution>,
-    literal: Side,
-    corrected: Option<Side>,
-    dflash: Option<Side>,
-}
-
-impl MonteCarloRun {
-    fn sides(&mut self) -> impl Iterator<Item = &mut PortDraws> {
-        let optional = self.corrected.iter_mut().chain(self.dflash.iter_mut());
-        self.literal
-            .as_mut()
-            .ok()
-            .into_iter()
-            .chain(optional.flat_map(|r| r.as_mut().ok()))
-            .map(|(draws, _)| draws)
-    }
-
-    fn drawn(&self) -> impl Iterator<Item = &PortDraws> {
-        let optional = self.corrected.iter().chain(self.dflash.iter());
-        self.literal
-            .as_ref()
-            .ok()
-            .into_iter()
-            .chain(optional.flat_map(|r| r.as_ref().ok()))
-            .map(|(draws, _)| draws)
-    }
-
-    /// Makes up to `max` more draws in all; the draws done so far.
-    pub fn advance(&mut self, max: usize) -> Result<usize, String> {
-        let mut left = max;
-        for side in self.sides() {
-            left -= side.advance(left)?;
-        }
-        Ok(self.done())
-    }
-
-    /// Draws this part has made so far, both ports together.
-    pub fn done(&self) -> usize {
-        self.drawn().map(PortDraws::done).sum()
-    }
-
-    /// Draws this part makes, both ports together.
-    pub fn total(&self) -> usize {
-        self.drawn().map(PortDraws::target).sum()
-    }
-
-    /// Every port's counts, one vocabulary after the other, for [`MonteCarloRun::absorb`].
-    pub fn counts(&self) -> Vec<u64> {
-        self.drawn().flat_map(|side| side.counts().iter().copied()).collect()
-    }
-
-    /// Adds the counts of the other parts of the same run (same input, draws and seed).
-    pub fn absorb(&mut self, counts: &[u64]) -> Result<(), String> {
-        let sides: Vec<&mut PortDraws> = self.sides().collect();
-        if counts.len() != sides.iter().map(|s| s.counts().len()).sum::<usize>() {
-            return Err(format!("{} counts do not fit this run's ports", counts.len()));
-        }
-        let mut rest = counts;
-        for side in sides {
-            let (theirs, more) = rest.split_at(side.counts().len());
-            side.absorb(theirs)?;
-            rest = more;
-        }
-        Ok(())
-    }
-
-    pub fn finish(self) -> MonteCarlo {
-        self.snapshot()
-    }
-
-    /// The result of the draws made so far.
-    pub fn snapshot(&self) -> MonteCarlo {
-        let summary = |side: &Side| -> DrawsOrError {
-            side.as_ref()
-                .map(|(draws, exact)| summarize(draws.counts(), exact, self.hf.as_ref(), self.seed))
-                .map_err(Clone::clone)
-                .into()
-        };
-        MonteCarlo {
-            draws: self.draws,
-            seed: self.seed,
-            delta: super::monte_carlo::DELTA,
-            literal: summary(&self.literal),
-            corrected: self.corrected.as_ref().map(summary),
-            dflash: self.dflash.as_ref().map(summary),
-        }
-    }
-
-    /// How far each port's draws so far are from its exact distribution, and the check's bound
-    /// at that many draws: `(port, draws, tv_to_exact, bound)`, for a convergence picture.
-    pub fn convergence(&self) -> Vec<(&'static str, usize, f64, f64)> {
-        let sides = [
-            ("literal", Some(&self.literal)),
-            ("corrected", self.corrected.as_ref()),
-            ("dflash", self.dflash.as_ref()),
-        ];
-        sides
-            .into_iter()
-            .filter_map(|(name, side)| {
-                let (draws, exact) = side?.as_ref().ok()?;
-                let d = summarize(draws.counts(), exact, None, self.seed);
-                (d.draws > 0).then_some((name, d.draws, d.tv_to_exact, d.bound))
-            })
-            .collect()
-    }
-}
-
-/// Monte Carlo results for every candle port.
-#[derive(Clone, Debug, Serialize)]
-pub struct MonteCarlo {
-    pub draws: usize,
-    pub seed: u64,
-    pub delta: f64,
-    pub literal: DrawsOrError,
-    pub corrected: Option<DrawsOrError>,
-    pub dflash: Option<DrawsOrError>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-#[serde(untagged)]
-pub enum DrawsOrError {
-    Draws(Draws),
-    Error { error: String },
-}
-
-impl From<Result<Draws, String>> for DrawsOrError {
-    fn from(r: Result<Draws, String>) -> Self {
-        match r {
-            Ok(d) => DrawsOrError::Draws(d),
-            Err(error) => DrawsOrError::Error { error },
-        }
-    }
-}
-
-fn port_text(port: &CandlePort) -> String {
-    let mut text = sampling_text(&port.sampling);
-    if !port.steps.is_empty() {
-        let calls: Vec<String> = port.steps.iter().map(ProbStep::rust_call).collect();
-        text.push_str(&format!(" + sample_f(|prs| {{ {} }})", calls.join("; ")));
-    }
-    text
 }
 
 fn entry(sampling: String, dist: Result<&Distribution, &String>, notes: Vec<String>) -> Entry {

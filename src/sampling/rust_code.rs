@@ -106,3 +106,13 @@ mod tests {
         }
     }
 }
+
+/// A port's candle set-up on one line: its `Sampling`, then the `sample_f` closure's calls.
+pub fn port_text(port: &CandlePort) -> String {
+    let mut text = sampling_text(&port.sampling);
+    if !port.steps.is_empty() {
+        let calls: Vec<String> = port.steps.iter().map(ProbStep::rust_call).collect();
+        text.push_str(&format!(" + sample_f(|prs| {{ {} }})", calls.join("; ")));
+    }
+    text
+}

@@ -3,7 +3,7 @@
 
 use super::{args, error, generation_config, to_js, DrawJob};
 use crate::generation::speculative::{self, DraftSource, Speculative};
-use crate::generation::{inspect_step, step_inspection, Prefill, Sampler, Semantics, Session};
+use crate::generation::{step_inspection, Prefill, Sampler, Semantics, Session, StepReport};
 use crate::model::{hub::HubFiles, Chat, KvCache, Model, Precision};
 use crate::sampling::Inspection;
 use serde::{Deserialize, Serialize};
@@ -455,5 +455,5 @@ fn parse_chat(chat: JsValue) -> Result<Chat, JsError> {
 }
 
 fn report(model: &Model, input: &Inspection) -> Result<JsValue, JsError> {
-    to_js(&inspect_step(model, input).map_err(error)?)
+    to_js(&StepReport::new(model, input, &Analysis::run(input)))
 }

@@ -3,7 +3,7 @@
 
 use super::{args, error, generation_config, to_js};
 use crate::logits_file;
-use crate::sampling::{report, Analysis, Inspection, Part};
+use crate::sampling::{monte_carlo, Analysis, Inspection, Part};
 use wasm_bindgen::prelude::*;
 
 fn inspection(
@@ -104,7 +104,7 @@ impl DrawJob {
 /// (frequencies, distinct tokens, share outside the hf support, the statistical check).
 #[wasm_bindgen]
 pub struct MonteCarloRun {
-    run: report::MonteCarloRun,
+    run: monte_carlo::MonteCarloRun,
 }
 
 #[wasm_bindgen]

@@ -22,7 +22,9 @@ fn reference_ids() -> Vec<u32> {
 fn another_choice(session: &Session, index: usize) -> u32 {
     let (logits, _) = session.at(index).unwrap();
     let drawn = session.generated()[index] as usize;
-    let best = (0..logits.len()).filter(|t| *t != drawn).max_by(|a, b| logits[*a].total_cmp(&logits[*b]));
+    let best = (0..logits.len())
+        .filter(|t| *t != drawn)
+        .max_by(|a, b| logits[*a].total_cmp(&logits[*b]));
     best.unwrap() as u32
 }
 
@@ -42,7 +44,11 @@ fn a_branch_goes_on_from_the_chosen_token_with_the_logits_of_a_fresh_forward() {
     let other = another_choice(&session, 3);
     let forced = session.branch(3, other).unwrap();
     assert_eq!((forced.index, forced.token), (3, other));
-    assert!(forced.probability > 0.0 && forced.probability < 1.0, "{}", forced.probability);
+    assert!(
+        forced.probability > 0.0 && forced.probability < 1.0,
+        "{}",
+        forced.probability
+    );
     while session.step().unwrap().is_some() {}
     assert_eq!(&session.generated()[..3], &original[..3]);
     assert_eq!(session.generated()[3], other);
@@ -79,7 +85,10 @@ fn going_back_restores_the_earlier_branch_and_keeps_the_later_one() {
 fn a_branch_at_a_step_not_generated_or_a_token_outside_the_vocabulary_is_refused() {
     let mut session = sampled(model(Precision::Exact), 3);
     assert!(session.branch(3, 0).unwrap_err().contains("step 3 does not exist"));
-    assert!(session.branch(0, 1 << 30).unwrap_err().contains("outside the vocabulary"));
+    assert!(session
+        .branch(0, 1 << 30)
+        .unwrap_err()
+        .contains("outside the vocabulary"));
     assert!(session.restore(0).unwrap_err().contains("branch 0 does not exist"));
     assert_eq!(session.steps(), 3);
 }

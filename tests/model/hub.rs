@@ -4,10 +4,10 @@
 
 use super::*;
 use candle_core::DType;
-use sampling_lab::generation::{inspect_step, step_inspection};
+use sampling_lab::generation::{step_inspection, StepReport};
 use sampling_lab::model::export::hub_files_from_gguf;
 use sampling_lab::model::hub::HubFiles;
-use sampling_lab::sampling::GenerateArgs;
+use sampling_lab::sampling::{Analysis, GenerateArgs};
 
 fn hub_files(dtype: DType) -> HubFiles {
     static F32: OnceLock<HubFiles> = OnceLock::new();
@@ -82,7 +82,8 @@ fn the_checkpoints_generation_config_applies_under_the_callers_arguments() {
     assert!(model.info.has_generation_config);
     let (ids, logits) = reference_logits();
     let args = GenerateArgs::from_json_str(r#"{"temperature": 0.7}"#).unwrap();
-    let report = inspect_step(&model, &step_inspection(&model, logits, &ids, args, None)).unwrap();
+    let input = step_inspection(&model, logits, &ids, args, None);
+    let report = serde_json::to_value(StepReport::new(&model, &input, &Analysis::run(&input))).unwrap();
     let values = &report["effective_params"];
     assert_eq!(values["temperature"], 0.7, "{values}");
     assert_eq!(values["top_p"], 0.9, "{values}");

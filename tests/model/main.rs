@@ -4,9 +4,9 @@
 //! Needs the default GGUF in models/ (`make model`); fixtures come from
 //! reference/make_model_fixtures.py.
 
+mod branching;
 mod gguf;
 mod hub;
-mod branching;
 mod speculative;
 
 use sampling_lab::logits_file::parse_logits;
