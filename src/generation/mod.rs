@@ -1,10 +1,12 @@
 //! Driving the model: sessions that generate token by token under a chosen semantics, and the
 //! inspection of any step's logits with the sampling core.
 
+pub mod prompt_cache;
 pub mod sampler;
 pub mod session;
 pub mod speculative;
 
+pub use prompt_cache::PromptCache;
 pub use sampler::{Sampler, Semantics};
 pub use session::{Finish, Prefill, Session, Step};
 

@@ -3,9 +3,9 @@
 
 use super::{args, error, generation_config, to_js, DrawJob};
 use crate::generation::speculative::{self, DraftSource, Speculative};
-use crate::generation::{step_inspection, Prefill, Sampler, Semantics, Session, StepReport};
-use crate::model::{hub::HubFiles, Chat, KvCache, Model, Precision};
-use crate::sampling::Inspection;
+use crate::generation::{step_inspection, PromptCache, Sampler, Semantics, Session, StepReport};
+use crate::model::{hub::HubFiles, Chat, Model, Precision};
+use crate::sampling::{Analysis, Inspection};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -33,16 +33,7 @@ export interface GenerationOptions {
 #[wasm_bindgen]
 pub struct Lab {
     model: Arc<Model>,
-    /// The last prompt run through the model: the page re-inspects one prompt under many
-    /// parameter settings, then generates from it.
-    last: RefCell<Option<LastPrompt>>,
-}
-
-struct LastPrompt {
-    ids: Vec<u32>,
-    logits: Vec<f32>,
-    /// Until a generation of this prompt takes it over: that generation skips the prefill.
-    cache: Option<KvCache>,
+    prompts: RefCell<PromptCache>,
 }
 
 /// A chat rendered by the model's template, and its tokens.
@@ -112,7 +103,7 @@ impl Lab {
     fn new(model: Model) -> Lab {
         Lab {
             model: Arc::new(model),
-            last: RefCell::new(None),
+            prompts: RefCell::default(),
         }
     }
 
@@ -186,38 +177,7 @@ impl Lab {
     }
 
     fn logits_after(&self, ids: &[u32]) -> Result<Vec<f32>, JsError> {
-        if let Some(last) = self.last.borrow().as_ref().filter(|last| last.ids == ids) {
-            return Ok(last.logits.clone());
-        }
-        let Prefill { ids, cache, logits } = Prefill::run(&self.model, ids.to_vec()).map_err(error)?;
-        *self.last.borrow_mut() = Some(LastPrompt {
-            ids,
-            logits: logits.clone(),
-            cache: Some(cache),
-        });
-        Ok(logits)
-    }
-
-    /// The prompt's prefill: the last prompt's cache when it is this prompt's and still unused
-    /// (the same computation, already done), else a new one.
-    fn prefill(&self, prompt: Vec<u32>) -> Result<Prefill, JsError> {
-        let mut last = self.last.borrow_mut();
-        if let Some(last) = last.as_mut().filter(|last| last.ids == prompt) {
-            if let Some(cache) = last.cache.take() {
-                return Ok(Prefill {
-                    ids: prompt,
-                    cache,
-                    logits: last.logits.clone(),
-                });
-            }
-        }
-        let prefill = Prefill::run(&self.model, prompt).map_err(error)?;
-        *last = Some(LastPrompt {
-            ids: prefill.ids.clone(),
-            logits: prefill.logits.clone(),
-            cache: None,
-        });
-        Ok(prefill)
+        self.prompts.borrow_mut().logits_after(&self.model, ids).map_err(error)
     }
 
     /// DFlash's speculative decode loop on the chat (exact precision): `draft` is `greedy`,
@@ -300,7 +260,7 @@ impl Lab {
         let prompt = self.model.chat_ids(&parse_chat(chat)?).map_err(error)?;
         let session = Session::resume(
             self.model.clone(),
-            self.prefill(prompt)?,
+            self.prompts.borrow_mut().prefill(&self.model, prompt).map_err(error)?,
             sampler,
             options.max_new_tokens,
         );

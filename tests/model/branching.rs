@@ -1,4 +1,5 @@
-//! Branching a generation: another token chosen at a step, the cache cut back to it, and the
+//! Where a generation starts and where it forks: a branch (another token chosen at a step, the
+//! cache cut back to it) and the branch left behind restored, and the prompt cache the page
 //! branch left behind restored — every step's logits equal a fresh forward over its context.
 
 use super::*;
@@ -99,4 +100,25 @@ fn fast_precision_refuses_to_branch_by_name() {
     let err = session.branch(1, 0).unwrap_err();
     assert!(err.contains("exact"), "{err}");
     assert_eq!(session.steps(), 3);
+}
+
+/// The page inspects a prompt, then generates from it: the generation takes over that prefill's
+/// cache (no second prefill) and decodes exactly what a fresh prefill would.
+#[test]
+fn a_generation_after_an_inspect_of_its_prompt_takes_over_the_prefill() {
+    use sampling_lab::generation::PromptCache;
+    let model = model(Precision::Exact);
+    let mut prompts = PromptCache::default();
+    let inspected = prompts.logits_after(&model, &reference_ids()).unwrap();
+    let taken = prompts.prefill(&model, reference_ids()).unwrap();
+    assert_eq!(taken.logits, inspected);
+    let run = |prefill| {
+        let args = GenerateArgs::from_json_str(r#"{"do_sample": true}"#).unwrap();
+        let sampler = Sampler::new(Semantics::Hf, &args, None, 3).unwrap();
+        let mut session = Session::resume(model.clone(), prefill, sampler, 6);
+        while session.step().unwrap().is_some() {}
+        (0..6).map(|i| session.at(i).unwrap().0.to_vec()).collect::<Vec<_>>()
+    };
+    let fresh = prompts.prefill(&model, reference_ids()).unwrap(); // the cache was handed out once
+    assert_eq!(run(taken), run(fresh));
 }
