@@ -23,7 +23,7 @@ if [ "$(cargo fuzz --version 2>/dev/null | awk '{print $2}')" != "$CARGO_FUZZ_VE
 fi
 
 say "building the targets"
-(cd fuzz && cargo +nightly fuzz build -s "$SANITIZER" --release) >/dev/null
+(cd fuzz && cargo +nightly fuzz build -s "$SANITIZER") >/dev/null
 (cd fuzz && cargo build --release --locked --example materialize --quiet)
 BIN=fuzz/target/x86_64-unknown-linux-gnu/release
 MATERIALIZE=fuzz/target/release/examples/materialize

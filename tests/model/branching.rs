@@ -1,6 +1,6 @@
 //! Where a generation starts and where it forks: a branch (another token chosen at a step, the
 //! cache cut back to it) and the branch left behind restored, and the prompt cache the page
-//! branch left behind restored — every step's logits equal a fresh forward over its context.
+//! inspects from — every step's logits equal a fresh forward over its context.
 
 use super::*;
 use sampling_lab::generation::{Sampler, Semantics, Session};
