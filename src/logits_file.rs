@@ -1,5 +1,6 @@
 //! Reading one step's logits: a 1-D float32 `.npy` (what numpy and torch users save) or a JSON
-//! array of numbers.
+//! array of numbers. Whether they can be inspected (empty, NaN, +inf) is the core's to say
+//! (`Inspection::new`).
 
 /// Parses `bytes` as `.npy` when they start with the npy magic, as JSON otherwise.
 pub fn parse_logits(bytes: &[u8]) -> Result<Vec<f32>, String> {
@@ -8,15 +9,8 @@ pub fn parse_logits(bytes: &[u8]) -> Result<Vec<f32>, String> {
     } else {
         let values: Vec<f64> = serde_json::from_slice(bytes)
             .map_err(|e| format!("logits are neither a .npy file nor a JSON array of numbers: {e}"))?;
-        check_len(values.into_iter().map(|v| v as f32).collect())
+        Ok(values.into_iter().map(|v| v as f32).collect())
     }
-}
-
-fn check_len(values: Vec<f32>) -> Result<Vec<f32>, String> {
-    if values.is_empty() {
-        return Err("logits are empty".into());
-    }
-    Ok(values)
 }
 
 fn parse_npy(bytes: &[u8]) -> Result<Vec<f32>, String> {
@@ -63,11 +57,10 @@ fn parse_npy(bytes: &[u8]) -> Result<Vec<f32>, String> {
             data.len()
         ));
     }
-    check_len(
-        data.chunks_exact(4)
-            .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
-            .collect(),
-    )
+    Ok(data
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect())
 }
 
 /// `N` bytes at `at`, for a little-endian integer, or `None` past the end.

@@ -136,12 +136,7 @@ fn inspect(flags: &Flags) -> Result<String, String> {
         None => Vec::new(),
     };
     let args = GenerateArgs::from_json_str(flags.get("params").ok_or(USAGE)?)?;
-    let input = Inspection {
-        logits,
-        args,
-        generation_config: generation_config(flags)?,
-        context_ids,
-    };
+    let input = Inspection::new(logits, args, generation_config(flags)?, context_ids)?;
     let analysis = Analysis::run(&input);
     printed(flags, &input, &analysis, analysis.report())
 }
@@ -221,7 +216,7 @@ fn inspect_model(flags: &Flags) -> Result<String, String> {
     );
     let args = GenerateArgs::from_json_str(flags.get("params").ok_or(USAGE)?)?;
     let gc = generation_config(flags)?;
-    let input = step_inspection(&model, logits, &ids, args, gc);
+    let input = step_inspection(&model, logits, &ids, args, gc)?;
     let analysis = Analysis::run(&input);
     printed(flags, &input, &analysis, StepReport::new(&model, &input, &analysis))
 }

@@ -14,12 +14,8 @@ const DRAWS: usize = 16;
 
 /// A pasted or dropped logits file (`.npy` or JSON), inspected under transformers' defaults.
 pub fn logits(bytes: &[u8]) -> Result<(), String> {
-    let logits = parse_logits(bytes)?;
-    inspect(Inspection {
-        logits,
-        args: GenerateArgs::from_json_str(r#"{"do_sample": true}"#)?,
-        ..Inspection::default()
-    })
+    let args = GenerateArgs::from_json_str(r#"{"do_sample": true}"#)?;
+    inspect(Inspection::new(parse_logits(bytes)?, args, None, Vec::new())?)
 }
 
 /// The `generate()` arguments and `generation_config.json` a user typed or a link carried, over
@@ -30,19 +26,12 @@ pub fn generate_call(
     logits: Vec<f32>,
     context_ids: Vec<u32>,
 ) -> Result<(), String> {
-    if logits.is_empty() {
-        return Err("logits are empty".into());
-    }
     let generation_config = match generation_config_json.trim() {
         "" => None,
         text => Some(GenerationConfig::from_json_str(text)?),
     };
-    inspect(Inspection {
-        logits,
-        args: GenerateArgs::from_json_str(params_json)?,
-        generation_config,
-        context_ids,
-    })
+    let args = GenerateArgs::from_json_str(params_json)?;
+    inspect(Inspection::new(logits, args, generation_config, context_ids)?)
 }
 
 fn inspect(input: Inspection) -> Result<(), String> {

@@ -82,3 +82,45 @@ fn a_gguf_whose_alignment_is_zero_is_refused_by_name() {
     let err = untrusted::gguf(&bytes).unwrap_err();
     assert!(err.contains("general.alignment"), "{err}");
 }
+
+fn npy(values: &[f32]) -> Vec<u8> {
+    let header = format!(
+        "{{'descr': '<f4', 'fortran_order': False, 'shape': ({},), }}",
+        values.len()
+    );
+    let header = format!("{header:<117}\n");
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend((header.len() as u16).to_le_bytes());
+    bytes.extend(header.as_bytes());
+    bytes.extend(values.iter().flat_map(|v| v.to_le_bytes()));
+    bytes
+}
+
+/// torch 2: softmax([nan, 1, 2]), softmax([inf, 1, 2]) and softmax([-inf, -inf]) are NaN
+/// everywhere, and torch.multinomial raises on them.
+#[test]
+fn nan_plus_inf_or_only_minus_inf_logits_are_refused_with_what_torch_does() {
+    for (values, named) in [
+        (vec![f32::NAN, 1.0, 2.0], "logits[0] is NaN"),
+        (vec![1.0, f32::INFINITY], "logits[1] is inf"),
+        (vec![f32::NEG_INFINITY; 3], "every logit is -inf"),
+    ] {
+        let err = untrusted::logits(&npy(&values)).unwrap_err();
+        assert!(
+            err.starts_with(named) && err.contains("torch.multinomial raises"),
+            "{err}"
+        );
+    }
+    assert!(
+        untrusted::logits(b"[1e39, 0]")
+            .unwrap_err()
+            .contains("logits[0] is inf"),
+        "f32 overflow"
+    );
+    assert!(untrusted::logits(b"[]").unwrap_err().contains("empty"));
+}
+
+#[test]
+fn minus_inf_masks_a_token_as_transformers_processors_do() {
+    untrusted::logits(&npy(&[f32::NEG_INFINITY, 1.0, 2.0])).unwrap();
+}

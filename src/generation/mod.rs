@@ -11,7 +11,7 @@ pub use sampler::{Sampler, Semantics};
 pub use session::{Finish, Prefill, Session, Step};
 
 use crate::model::Model;
-use crate::sampling::{Analysis, GenerateArgs, GenerationConfig, Inspection, Report};
+use crate::sampling::{Analysis, GenerateArgs, GenerationConfig, Inspection, Report, SamplingError};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
@@ -24,13 +24,9 @@ pub fn step_inspection(
     context_ids: &[u32],
     args: GenerateArgs,
     generation_config: Option<GenerationConfig>,
-) -> Inspection {
-    Inspection {
-        logits,
-        args,
-        generation_config: model.generation_config_or(generation_config),
-        context_ids: context_ids.to_vec(),
-    }
+) -> Result<Inspection, SamplingError> {
+    let generation_config = model.generation_config_or(generation_config);
+    Inspection::new(logits, args, generation_config, context_ids.to_vec())
 }
 
 /// The core's report for one step of a model: the ids it saw and each listed token's text.

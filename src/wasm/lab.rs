@@ -173,7 +173,7 @@ impl Lab {
         let (args, gc) = (args(params_json)?, generation_config(gc)?);
         let ids = self.model.chat_ids(&parse_chat(chat)?).map_err(error)?;
         let logits = self.logits_after(&ids)?;
-        Ok(step_inspection(&self.model, logits, &ids, args, gc))
+        step_inspection(&self.model, logits, &ids, args, gc).map_err(error)
     }
 
     fn logits_after(&self, ids: &[u32]) -> Result<Vec<f32>, JsError> {
@@ -392,13 +392,7 @@ impl Generation {
     fn step_input(&self, index: usize, params_json: &str, gc: Option<String>) -> Result<Inspection, JsError> {
         let (args, gc) = (args(params_json)?, generation_config(gc)?);
         let (logits, context) = self.at(index)?;
-        Ok(step_inspection(
-            self.session.model(),
-            logits.to_vec(),
-            context,
-            args,
-            gc,
-        ))
+        step_inspection(self.session.model(), logits.to_vec(), context, args, gc).map_err(error)
     }
 }
 

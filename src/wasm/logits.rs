@@ -14,15 +14,7 @@ fn inspection(
 ) -> Result<Inspection, JsError> {
     let args = args(params_json)?;
     let generation_config = generation_config(generation_config_json)?;
-    if logits.is_empty() {
-        return Err(JsError::new("logits are empty"));
-    }
-    Ok(Inspection {
-        logits,
-        args,
-        generation_config,
-        context_ids,
-    })
+    Inspection::new(logits, args, generation_config, context_ids).map_err(error)
 }
 
 /// The report of every column for one step's logits.
