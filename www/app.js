@@ -5,6 +5,7 @@ import { DEFAULTS, parseState, stateQuery } from "./state.js";
 import { DEFAULT_SET, judge, loadExercises } from "./exercises.js";
 import { exportReport } from "./export.js";
 import { workerScript } from "./trusted.js";
+import { Purpose, Requests } from "./requests.js";
 import { showSpeculation, TEMPERATURES } from "./speculative.js";
 import { addConvergence, finishConvergence, resetConvergence } from "./montecarlo.js";
 import { buildParamsForm, paramsText, showEffective, showParams } from "./params.js";
@@ -37,12 +38,8 @@ const INPUTS = {
 };
 
 let worker = null;
-let nextId = 0;
-let latestInspect = -1;
-let generationId = -1;
-let monteCarloId = -1;
+const requests = new Requests((message) => worker.postMessage(message));
 let drawingSince = 0;
-let loadId = -1;
 let source = { kind: "url", url: DEFAULT_MODEL_URL };
 /** The source of the model that is running, to fall back on when another fails to load. */
 let loadedSource = null;
@@ -61,22 +58,12 @@ let exercises = { path: "", set: null, index: 0 };
 let pendingJudge = null;
 /** The report on screen, redrawn when the view changes. */
 let lastReport = null;
-/** The alternatives request in flight, with the token and button it is for. */
-let looking = { id: -1, token: null, button: null };
-/** The alternatives request that fills the branch form, with the token drawn at its step. */
-let branchChoices = { id: -1, drawn: null };
-/** The speculative run in flight, and plain decoding's last rate (tokens/s) to set beside it. */
-let speculateId = -1;
+/** Plain decoding's last rate (tokens/s), to set beside a speculative run's. */
 let plainRate = null;
 /** How the distributions are drawn, and which columns are shown. */
 let view = DEFAULTS.view;
 let shown = DEFAULTS.cols.split(",");
 
-function send(message) {
-  const id = nextId++;
-  worker.postMessage({ ...message, id });
-  return id;
-}
 
 function startWorker() {
   worker = new Worker(workerScript("worker.js"), { type: "module" });
@@ -88,7 +75,7 @@ function startWorker() {
 function loadModel() {
   setBusy(true);
   setStatus("loading");
-  loadId = send({ type: Request.load, source, precision: $("precision").value });
+  requests.send(Purpose.load, { type: Request.load, source, precision: $("precision").value });
 }
 
 async function loadFile(file) {
@@ -131,8 +118,8 @@ function refresh() {
   if (!modelReady) return;
   showError(null);
   const logits = $("logits").value.trim() || null;
-  if (step === null) send({ type: Request.render, chat: chat() });
-  latestInspect = send({ type: Request.inspect, chat: chat(), params: $("params").value, generationConfig: generationConfig(), step, logits });
+  if (step === null) requests.send(Purpose.render, { type: Request.render, chat: chat() });
+  requests.send(Purpose.inspect, { type: Request.inspect, chat: chat(), params: $("params").value, generationConfig: generationConfig(), step, logits });
 }
 
 function generate() {
@@ -150,7 +137,7 @@ function generate() {
   };
   generationParams = options.params;
   showError(null);
-  generationId = send({ type: Request.generate, chat: chat(), options });
+  requests.send(Purpose.generation, { type: Request.generate, chat: chat(), options });
   $("cancel").disabled = false;
   $("generate").disabled = true;
 }
@@ -159,17 +146,17 @@ function generate() {
 function branchHere(event) {
   event.preventDefault();
   const at = Number($("branch-form").dataset.step);
-  busyGenerating(send({ type: Request.branch, step: at, token: Number($("branch-token").value) }));
+  busyGenerating({ type: Request.branch, step: at, token: Number($("branch-token").value) });
 }
 
 function restoreBranch(number) {
-  busyGenerating(send({ type: Request.restore, branch: number }));
+  busyGenerating({ type: Request.restore, branch: number });
 }
 
-function busyGenerating(id) {
+function busyGenerating(message) {
   showError(null);
   hideAlternatives();
-  generationId = id;
+  requests.send(Purpose.generation, message);
   $("cancel").disabled = false;
   $("generate").disabled = true;
   $("branch-go").disabled = true;
@@ -177,8 +164,7 @@ function busyGenerating(id) {
 
 /** Asks for a generated token's alternatives, under the arguments the generation ran with. */
 function lookAt(token, button) {
-  const id = send({ type: Request.alternatives, step: token.index, params: generationParams || $("params").value, generationConfig: generationConfig() });
-  looking = { id, token, button };
+  requests.send(Purpose.look, { type: Request.alternatives, step: token.index, params: generationParams || $("params").value, generationConfig: generationConfig() }, { token, button });
 }
 
 function speculate() {
@@ -186,7 +172,7 @@ function speculate() {
   showError(null);
   $("spec-run").disabled = true;
   $("spec-status").textContent = "drafting and verifying…";
-  speculateId = send({
+  requests.send(Purpose.speculate, {
     type: Request.speculate, chat: chat(), draft: $("spec-draft").value, blockSize: Number($("spec-block").value) || 16, temperatures: TEMPERATURES,
     options: { semantics: $("spec-semantics").value, params: $("params").value, generationConfig: generationConfig(),
       seed: Number($("seed").value) || 0, maxNewTokens: Number($("max-new-tokens").value) || DEFAULTS.max },
@@ -201,7 +187,7 @@ function drawMonteCarlo() {
   $("mc-cancel").disabled = false;
   drawingSince = performance.now();
   resetConvergence();
-  monteCarloId = send({
+  requests.send(Purpose.monteCarlo, {
     type: Request.monteCarlo, chat: chat(), params: $("params").value, generationConfig: generationConfig(), step,
     logits: $("logits").value.trim() || null, draws: Number($("mc-draws").value) || 10_000, seed: Number($("seed").value) || 0,
   });
@@ -305,8 +291,7 @@ function selectStep(index) {
   $("branch-form").hidden = true;
   if (index !== null) {
     const drawn = Number($("completion").querySelector(`[data-step="${index}"]`)?.dataset.token);
-    const id = send({ type: Request.alternatives, step: index, params: generationParams || $("params").value, generationConfig: generationConfig() });
-    branchChoices = { id, drawn };
+    requests.send(Purpose.branchChoices, { type: Request.alternatives, step: index, params: generationParams || $("params").value, generationConfig: generationConfig() }, { drawn });
   }
   $("inspecting").textContent = index === null ? "Showing: the token after the prompt" : `Showing: generated token ${index}`;
   refresh();
@@ -315,7 +300,7 @@ function selectStep(index) {
 const HANDLERS = {
   [Reply.started]: ({ simd }) => { $("model-info").dataset.simd = simd ? "on" : "off"; },
   [Reply.progress]: ({ id, phase, loaded, total }) => {
-    if (phase === "draws") return id === monteCarloId && showDrawProgress(loaded, total);
+    if (phase === "draws") return requests.is(Purpose.monteCarlo, id) && showDrawProgress(loaded, total);
     if (phase === "parse") return setStatus("parsing");
     $("progress").value = total ? loaded / total : 0;
     setStatus(`downloading ${mb(loaded)}${total ? ` / ${mb(total)} (${Math.round((100 * loaded) / total)}%)` : ""}`);
@@ -335,16 +320,16 @@ const HANDLERS = {
     refresh();
   },
   [Reply.rendered]: ({ rendered }) => showChips(rendered),
-  [Reply.converging]: ({ id, points }) => id === monteCarloId && addConvergence(points),
+  [Reply.converging]: ({ id, points }) => requests.is(Purpose.monteCarlo, id) && addConvergence(points),
   [Reply.monteCarlo]: ({ id, result, cancelled }) => {
-    if (id !== monteCarloId) return;
+    if (!requests.is(Purpose.monteCarlo, id)) return;
     drawingDone();
     $("mc-status").textContent = cancelled ? `stopped after ${result.literal.draws ?? 0} draws per port` : "done";
     showMonteCarlo(result, lastReport);
     finishConvergence(result);
   },
   [Reply.distribution]: ({ id, report }) => {
-    if (id !== latestInspect) return;
+    if (!requests.is(Purpose.inspect, id)) return;
     lastReport = report;
     redraw();
     showEffective(report.effective);
@@ -356,7 +341,7 @@ const HANDLERS = {
     if (report.hf.error) showError(report.hf.error);
   },
   [Reply.token]: ({ id, step: token }) => {
-    if (id !== generationId) return;
+    if (!requests.is(Purpose.generation, id)) return;
     $("completion").append(tokenButton(token, (t) => selectStep(t.index), lookAt));
     nameGeneratedBytes();
     if (token.index === pendingStep) {
@@ -365,14 +350,14 @@ const HANDLERS = {
     }
   },
   [Reply.rewound]: ({ id, fork, steps, branches }) => {
-    if (id !== generationId) return;
+    if (!requests.is(Purpose.generation, id)) return;
     cutTokens(fork);
     $("completion").append(...steps.map((token) => tokenButton(token, (t) => selectStep(t.index), lookAt)));
     nameGeneratedBytes();
     showBranches(branches, restoreBranch);
   },
   [Reply.done]: ({ id, finish, steps, decoded, prefillMs, decodeMs, branches }) => {
-    if (id !== generationId) return;
+    if (!requests.is(Purpose.generation, id)) return;
     $("cancel").disabled = true;
     $("generate").disabled = false;
     $("branch-go").disabled = false;
@@ -390,24 +375,26 @@ const HANDLERS = {
     }
   },
   [Reply.alternatives]: (reply) => {
-    if (reply.id === looking.id) showAlternatives(reply, looking.token, looking.button);
-    if (reply.id === branchChoices.id) showBranchChoices(reply, branchChoices.drawn);
+    const looked = requests.context(Purpose.look, reply.id);
+    if (looked) showAlternatives(reply, looked.token, looked.button);
+    const choices = requests.context(Purpose.branchChoices, reply.id);
+    if (choices) showBranchChoices(reply, choices.drawn);
   },
   [Reply.speculated]: ({ id, result, curve }) => {
-    if (id !== speculateId) return;
+    if (!requests.is(Purpose.speculate, id)) return;
     $("spec-run").disabled = false;
     showSpeculation(result, curve, plainRate);
   },
   [Reply.error]: ({ id, message, fatal }) => {
     if (fatal) return crashed(message);
-    if (id === speculateId) { $("spec-run").disabled = false; $("spec-status").textContent = "failed"; }
-    if (id === generationId) { $("cancel").disabled = true; $("generate").disabled = false; $("branch-go").disabled = false; }
-    if (id === monteCarloId) drawingDone();
-    if (id === latestInspect && pendingJudge) {
+    if (requests.is(Purpose.speculate, id)) { $("spec-run").disabled = false; $("spec-status").textContent = "failed"; }
+    if (requests.is(Purpose.generation, id)) { $("cancel").disabled = true; $("generate").disabled = false; $("branch-go").disabled = false; }
+    if (requests.is(Purpose.monteCarlo, id)) drawingDone();
+    if (requests.is(Purpose.inspect, id) && pendingJudge) {
       pendingJudge = null;
       $("ex-result").textContent = `Not quite: ${message}`;
     }
-    if (id === loadId) loadFailed();
+    if (requests.is(Purpose.load, id)) loadFailed();
     showError(message);
   },
 };
@@ -565,7 +552,7 @@ function setUp() {
   $("embed-this").addEventListener("click", embedThis);
   $("run").addEventListener("click", () => { preset = ""; refresh(); });
   $("generate").addEventListener("click", () => { generationParams = ""; generate(); });
-  $("cancel").addEventListener("click", () => worker.postMessage({ type: Request.cancel, id: generationId }));
+  $("cancel").addEventListener("click", () => worker.postMessage({ type: Request.cancel, id: requests.latest(Purpose.generation) }));
   $("copy-link").addEventListener("click", copyLink);
   $("mc-run").addEventListener("click", drawMonteCarlo);
   $("spec-run").addEventListener("click", speculate);
@@ -582,7 +569,7 @@ function setUp() {
   for (const button of document.querySelectorAll("[data-export]")) {
     button.addEventListener("click", () => lastReport && exportReport(button.dataset.export, lastReport));
   }
-  $("mc-cancel").addEventListener("click", () => worker.postMessage({ type: Request.cancel, id: monteCarloId }));
+  $("mc-cancel").addEventListener("click", () => worker.postMessage({ type: Request.cancel, id: requests.latest(Purpose.monteCarlo) }));
   $("log-scale").addEventListener("change", () => { saveState(); redraw(); });
   $("precision").addEventListener("change", loadModel);
   $("model-file").addEventListener("change", () => loadFile($("model-file").files[0]));
@@ -605,6 +592,7 @@ function setUp() {
   // Tests (and anyone debugging recovery) can crash the wasm on purpose: the page must come back.
   window.addEventListener("sampling-lab:trap", () => worker.postMessage({ type: Request.trap }));
   window.addEventListener("sampling-lab:trap-draws", () => worker.postMessage({ type: Request.trap, target: "draws" }));
+  window.addEventListener("sampling-lab:trap-memory", () => worker.postMessage({ type: Request.trap, target: "memory" }));
   buildParamsForm($("params-form"), () => {
     const { text, error } = paramsText();
     if (error) return showError(error);

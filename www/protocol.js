@@ -25,7 +25,8 @@
 //                                               `temperatures`
 //   cancel      { id }                          stops generation or Monte Carlo run `id` between
 //                                               two tokens or two chunks of draws
-//   trap        { target }                      aborts the wasm as a Rust panic does (recovery tests):
+//   trap        { target }                      aborts the wasm as a Rust panic does (recovery tests),
+//                                               or with target "memory" by exhausting its memory;
 //                                               the worker's, or with target "draws" at once the
 //                                               draw worker's (its half of a run is then drawn here)
 //

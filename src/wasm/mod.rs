@@ -55,3 +55,14 @@ fn generation_config(json: Option<String>) -> Result<Option<GenerationConfig>, J
 pub fn trap() {
     panic!("trap requested");
 }
+
+/// Reserves memory until the instance has none left (wasm32 stops at 4 GiB, or at the module's
+/// maximum): Rust then aborts as on any out-of-memory, for the recovery tests.
+#[wasm_bindgen(js_name = exhaustMemory)]
+pub fn exhaust_memory() {
+    let mut hoard: Vec<Vec<u8>> = Vec::new();
+    loop {
+        hoard.push(Vec::with_capacity(64 << 20));
+        std::hint::black_box(&hoard);
+    }
+}

@@ -103,7 +103,7 @@ test("a corrupt model file is reported and the running model keeps working", asy
   await page.getByTestId("kept-hf").filter({ hasText: /^50$/ }).waitFor();
 });
 
-test("a crash inside the wasm is reported, the worker restarts, and the user's prompt, arguments and view stay", async () => {
+for (const [cause, event] of [["a panic", "sampling-lab:trap"], ["running out of memory", "sampling-lab:trap-memory"]]) test(`a crash inside the wasm (${cause}) is reported, the worker restarts, and the user's prompt, arguments and view stay`, async () => {
   const { page } = await openPage(browser);
   await page.getByLabel("User message").fill("Name a colour.");
   await page.getByRole("button", { name: "top_k 0, top_p 0.9", exact: true }).click();
@@ -111,8 +111,8 @@ test("a crash inside the wasm is reported, the worker restarts, and the user's p
   await page.locator("#show-transformers_js").uncheck();
   const kept = await page.getByTestId("kept-hf").filter({ hasText: /^\d+$/ }).textContent();
   const before = { url: page.url(), params: await page.getByLabel(/generate\(\) keyword arguments/).inputValue() };
-  await page.evaluate(() => window.dispatchEvent(new Event("sampling-lab:trap")));
-  await page.getByTestId("error").filter({ hasText: "crashed" }).waitFor();
+  await page.evaluate((name) => window.dispatchEvent(new Event(name)), event);
+  await page.getByTestId("error").filter({ hasText: "crashed" }).waitFor({ timeout: 120_000 });
   await waitReady(page);
   await page.getByTestId("kept-hf").filter({ hasText: new RegExp(`^${kept}$`) }).waitFor();
   assert.equal(await page.getByLabel("User message").inputValue(), "Name a colour.");

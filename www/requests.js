@@ -1,0 +1,50 @@
+// The page's requests to its worker, tracked in one place: each purpose (a load, the inspect on
+// screen, the generation, a Monte Carlo run, …) has one latest request, and only its replies
+// count — a reply to a request the user has since replaced is dropped.
+
+export class Requests {
+  #next = 0;
+  /** purpose → { id, context } of its latest request */
+  #latest = new Map();
+
+  /** @param {(message: object) => void} post */
+  constructor(post) {
+    this.post = post;
+  }
+
+  /** Sends `message` as `purpose`'s latest request; `context` is kept for its replies. */
+  send(purpose, message, context = null) {
+    const id = this.#next++;
+    this.#latest.set(purpose, { id, context });
+    this.post({ ...message, id });
+    return id;
+  }
+
+  /** Whether `id` is `purpose`'s latest request. */
+  is(purpose, id) {
+    return this.#latest.get(purpose)?.id === id;
+  }
+
+  /** The context `purpose`'s latest request was sent with, when `id` is that request. */
+  context(purpose, id) {
+    const latest = this.#latest.get(purpose);
+    return latest?.id === id ? latest.context : undefined;
+  }
+
+  /** `purpose`'s latest request id, or -1 (to cancel it). */
+  latest(purpose) {
+    return this.#latest.get(purpose)?.id ?? -1;
+  }
+}
+
+/** What the page asks its worker for, one latest request each. */
+export const Purpose = Object.freeze({
+  load: "load",
+  render: "render",
+  inspect: "inspect",
+  generation: "generation",
+  monteCarlo: "monteCarlo",
+  speculate: "speculate",
+  look: "look",
+  branchChoices: "branchChoices",
+});
