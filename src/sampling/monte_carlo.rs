@@ -305,23 +305,22 @@ impl MonteCarloRun {
         }
     }
 
+    /// The ports that draw (literal, corrected, DFlash's), in that order.
     fn sides(&mut self) -> impl Iterator<Item = &mut PortDraws> {
-        let optional = self.corrected.iter_mut().chain(self.dflash.iter_mut());
-        self.literal
-            .as_mut()
-            .ok()
+        let sides = [Some(&mut self.literal), self.corrected.as_mut(), self.dflash.as_mut()];
+        sides
             .into_iter()
-            .chain(optional.flat_map(|r| r.as_mut().ok()))
+            .flatten()
+            .filter_map(|s| s.as_mut().ok())
             .map(|(draws, _)| draws)
     }
 
     fn drawn(&self) -> impl Iterator<Item = &PortDraws> {
-        let optional = self.corrected.iter().chain(self.dflash.iter());
-        self.literal
-            .as_ref()
-            .ok()
+        let sides = [Some(&self.literal), self.corrected.as_ref(), self.dflash.as_ref()];
+        sides
             .into_iter()
-            .chain(optional.flat_map(|r| r.as_ref().ok()))
+            .flatten()
+            .filter_map(|s| s.as_ref().ok())
             .map(|(draws, _)| draws)
     }
 

@@ -125,11 +125,7 @@ fn exact_greedy_continuation_equals_transformers_generate() {
 fn kv_cached_decoding_equals_a_full_forward_at_every_step() {
     let model = model(Precision::Exact);
     let session = greedy(model.clone(), reference_ids(), 12);
-    for step in 0..session.steps() {
-        let (cached, context) = session.at(step).unwrap();
-        let diff = max_abs_diff(cached, &model.next_logits(context).unwrap());
-        assert!(diff <= LOGITS_TOLERANCE, "step {step}: {diff}");
-    }
+    assert_every_step_equals_a_fresh_forward(&model, &session);
 }
 
 /// Quantized matmuls round every activation row to 8 bits, a step function: an f32 sum taken in

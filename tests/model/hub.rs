@@ -82,7 +82,7 @@ fn the_checkpoints_generation_config_applies_under_the_callers_arguments() {
     assert!(model.info.has_generation_config);
     let (ids, logits) = reference_logits();
     let args = GenerateArgs::from_json_str(r#"{"temperature": 0.7}"#).unwrap();
-    let input = step_inspection(&model, logits, &ids, args, None);
+    let input = step_inspection(&model, logits, &ids, args, None).unwrap();
     let report = serde_json::to_value(StepReport::new(&model, &input, &Analysis::run(&input))).unwrap();
     let values = &report["effective_params"];
     assert_eq!(values["temperature"], 0.7, "{values}");

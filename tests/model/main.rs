@@ -80,3 +80,12 @@ pub fn logits_fixture(name: &str) -> (Vec<u32>, Vec<f32>) {
         parse_logits(&std::fs::read(path).unwrap()).unwrap(),
     )
 }
+
+/// Every generated step's logits equal a full forward over the same context, within 1e-4.
+pub fn assert_every_step_equals_a_fresh_forward(model: &Model, session: &sampling_lab::generation::Session) {
+    for step in 0..session.steps() {
+        let (cached, context) = session.at(step).unwrap();
+        let diff = max_abs_diff(cached, &model.next_logits(context).unwrap());
+        assert!(diff <= LOGITS_TOLERANCE, "step {step}: {diff}");
+    }
+}
