@@ -85,19 +85,17 @@ impl Damage {
     }
 }
 
+/// A metadata value of any GGUF type; the integer types take one number cut to their width.
+#[rustfmt::skip] // a table of the types, one row per width
 fn any_value(u: &mut Unstructured, depth: usize) -> Result<Value> {
+    let (n, x): (i64, f64) = (u.arbitrary()?, u.arbitrary()?);
     Ok(match u.int_in_range(0..=12)? {
-        0 => Value::U8(u.arbitrary()?),
-        1 => Value::I8(u.arbitrary()?),
-        2 => Value::U16(u.arbitrary()?),
-        3 => Value::I16(u.arbitrary()?),
-        4 => Value::U32(u.arbitrary()?),
-        5 => Value::I32(u.arbitrary()?),
-        6 => Value::U64(u.arbitrary()?),
-        7 => Value::I64(u.arbitrary()?),
-        8 => Value::F32(u.arbitrary()?),
-        9 => Value::F64(u.arbitrary()?),
-        10 => Value::Bool(u.arbitrary()?),
+        0 => Value::U8(n as u8), 1 => Value::I8(n as i8),
+        2 => Value::U16(n as u16), 3 => Value::I16(n as i16),
+        4 => Value::U32(n as u32), 5 => Value::I32(n as i32),
+        6 => Value::U64(n as u64), 7 => Value::I64(n),
+        8 => Value::F32(x as f32), 9 => Value::F64(x),
+        10 => Value::Bool(n & 1 == 1),
         11 => Value::String(u.arbitrary()?),
         // Arrays hold one type, as GGUF requires.
         _ if depth < 2 => {

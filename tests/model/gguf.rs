@@ -98,10 +98,7 @@ fn exact_logits_equal_transformers_on_every_fixture_context() {
 /// Fast mode quantizes activations as llama.cpp does: its deviation is measured, not bounded tightly.
 #[test]
 fn fast_logits_stay_near_transformers_and_keep_the_top_token() {
-    let (ids, expected) = reference_logits();
-    let got = model(Precision::Fast).next_logits(&ids).unwrap();
-    let diff = max_abs_diff(&got, &expected);
-    eprintln!("fast: max |Δlogit| = {diff:.3}");
+    let (got, expected, diff) = reference_deviation(&model(Precision::Fast), "fast");
     assert!(diff < FAST_TOLERANCE, "fast logits deviate by {diff}");
     assert_eq!(argmax(&got), argmax(&expected));
 }

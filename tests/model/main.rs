@@ -89,3 +89,13 @@ pub fn assert_every_step_equals_a_fresh_forward(model: &Model, session: &samplin
         assert!(diff <= LOGITS_TOLERANCE, "step {step}: {diff}");
     }
 }
+
+/// A model's logits on the reference context against transformers': its own, transformers', and
+/// the largest difference (printed under `label`, as these deviations are measured figures).
+pub fn reference_deviation(model: &Model, label: &str) -> (Vec<f32>, Vec<f32>, f32) {
+    let (ids, expected) = reference_logits();
+    let got = model.next_logits(&ids).unwrap();
+    let diff = max_abs_diff(&got, &expected);
+    eprintln!("{label}: max |Δlogit| = {diff:.3}");
+    (got, expected, diff)
+}

@@ -3,7 +3,7 @@
 //! exact probabilities), and a cache cut back after a rejection that equals a fresh forward.
 
 use super::{model, LOGITS_TOLERANCE};
-use sampling_lab::generation::speculative::{speculate, DraftSource, ModelTarget, Speculative, Target};
+use sampling_lab::generation::speculative::{speculate, DraftSource, ModelTarget, Speculation, Speculative, Target};
 use sampling_lab::generation::{Sampler, Semantics, Session};
 use sampling_lab::model::Model;
 use sampling_lab::model::{Chat, Precision};
@@ -26,6 +26,30 @@ fn prompt_ids(user: &str, prefix: &str) -> Vec<u32> {
         .unwrap()
 }
 
+/// DFlash's loop under its own sampler at its default temperature 0, seed 0.
+fn at_temperature_zero(
+    precision: Precision,
+    prompt: &[u32],
+    draft: DraftSource,
+    block_size: usize,
+    max_new_tokens: usize,
+) -> Result<Speculation, String> {
+    let settings = Speculative {
+        block_size,
+        draft,
+        max_new_tokens,
+    };
+    speculate(
+        model(precision),
+        prompt,
+        &GenerateArgs::default(),
+        None,
+        Semantics::Dflash,
+        &settings,
+        0,
+    )
+}
+
 /// Plain greedy decoding, and each step's logits.
 fn greedy(prompt: &[u32], n: usize) -> (Vec<u32>, Vec<Vec<f32>>) {
     let sampler = Sampler::new(Semantics::Dflash, &GenerateArgs::default(), None, 0).unwrap();
@@ -43,21 +67,7 @@ fn at_temperature_zero_speculation_is_greedy_decoding_for_every_draft_source() {
         let prompt = prompt_ids(user, prefix);
         let (plain, logits) = greedy(&prompt, 64);
         for draft in [DraftSource::Greedy, DraftSource::PromptLookup, DraftSource::Sampled] {
-            let settings = Speculative {
-                block_size: 16,
-                draft,
-                max_new_tokens: 64,
-            };
-            let s = speculate(
-                model(Precision::Exact),
-                &prompt,
-                &GenerateArgs::default(),
-                None,
-                Semantics::Dflash,
-                &settings,
-                0,
-            )
-            .unwrap();
+            let s = at_temperature_zero(Precision::Exact, &prompt, draft, 16, 64).unwrap();
             if let Some(i) = s.ids.iter().zip(&plain).position(|(a, b)| a != b) {
                 // A batched forward rounds differently from one-token steps: a difference is
                 // only acceptable where the two best logits were within that rounding.
@@ -126,21 +136,7 @@ fn after_a_rejection_the_cut_back_cache_gives_a_fresh_forward_s_logits() {
 #[test]
 fn fast_precision_refuses_speculation_by_name() {
     let prompt = prompt_ids(PROMPTS[0].0, PROMPTS[0].1);
-    let settings = Speculative {
-        block_size: 4,
-        draft: DraftSource::Greedy,
-        max_new_tokens: 4,
-    };
-    let err = speculate(
-        model(Precision::Fast),
-        &prompt,
-        &GenerateArgs::default(),
-        None,
-        Semantics::Dflash,
-        &settings,
-        0,
-    )
-    .unwrap_err();
+    let err = at_temperature_zero(Precision::Fast, &prompt, DraftSource::Greedy, 4, 4).unwrap_err();
     assert!(err.contains("exact precision"), "{err}");
 }
 
