@@ -124,3 +124,28 @@ fn nan_plus_inf_or_only_minus_inf_logits_are_refused_with_what_torch_does() {
 fn minus_inf_masks_a_token_as_transformers_processors_do() {
     untrusted::logits(&npy(&[f32::NEG_INFINITY, 1.0, 2.0])).unwrap();
 }
+
+#[test]
+fn a_tokenizer_json_that_is_not_json_is_refused_by_name() {
+    let dir = inputs("hub")
+        .into_iter()
+        .find(|p| p.ends_with("tokenizer-json-control-character"))
+        .unwrap();
+    let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
+    let files = HubFiles {
+        config: read("config.json"),
+        weights: read("model.safetensors"),
+        tokenizer: read("tokenizer.json"),
+        tokenizer_config: Some(read("tokenizer_config.json")),
+        generation_config: None,
+    };
+    let err = untrusted::hub(&files).unwrap_err();
+    assert!(err.contains("tokenizer.json is not JSON"), "{err}");
+}
+
+#[test]
+fn a_precompiled_normalizer_is_refused_before_tokenizers_parses_it() {
+    let json = br#"{"version": "1.0", "normalizer": {"type": "Sequence", "normalizers": [{"type": "Precompiled", "precompiled_charsmap": "x"}]}, "model": {"type": "BPE", "vocab": {}, "merges": []}}"#;
+    let err = sampling_lab::model::TextTokenizer::from_json_bytes(json).err().unwrap();
+    assert!(err.to_string().contains("Precompiled"), "{err}");
+}

@@ -8,6 +8,30 @@ use tokenizers::models::bpe::{Vocab, BPE};
 use tokenizers::pre_tokenizers::byte_level::ByteLevel;
 use tokenizers::{AddedToken, Tokenizer};
 
+/// What tokenizers 0.23.2 would panic on instead of returning an error, refused first: text that
+/// is not JSON (its decoder section is read with `.expect`) and a `Precompiled` normalizer (a
+/// SentencePiece charsmap, parsed with `.expect`; byte-level BPE models such as SmolLM2 have none).
+fn check_tokenizer_json(bytes: &[u8]) -> Result<()> {
+    let value: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| ModelError::Invalid(format!("tokenizer.json is not JSON: {e}")))?;
+    fn precompiled(v: &serde_json::Value) -> bool {
+        match v {
+            serde_json::Value::Object(o) => {
+                o.get("type").is_some_and(|t| t == "Precompiled") || o.values().any(precompiled)
+            }
+            serde_json::Value::Array(items) => items.iter().any(precompiled),
+            _ => false,
+        }
+    }
+    if precompiled(&value["normalizer"]) {
+        return Err(ModelError::Invalid(
+            "tokenizer.json has a Precompiled (SentencePiece) normalizer; sampling-lab reads byte-level BPE tokenizers"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
 /// GGUF token types (llama.cpp's `llama_token_type`): control tokens are special.
 const TOKEN_TYPE_CONTROL: i32 = 3;
 const TOKEN_TYPE_USER_DEFINED: i32 = 4;
@@ -20,6 +44,7 @@ pub struct TextTokenizer {
 
 impl TextTokenizer {
     pub fn from_json_bytes(bytes: &[u8]) -> Result<Self> {
+        check_tokenizer_json(bytes)?;
         let inner = Tokenizer::from_bytes(bytes).map_err(|e| ModelError::Invalid(format!("tokenizer.json: {e}")))?;
         Ok(Self::wrap(inner))
     }

@@ -169,6 +169,13 @@ impl Lab {
         self.logits_after(&ids)
     }
 
+    /// The raw next-token logits after any `ids`, from a fresh prefill (a generation's context
+    /// checked against a forward that never saw its cache).
+    #[wasm_bindgen(js_name = nextLogitsAfter)]
+    pub fn next_logits_after(&self, ids: Vec<u32>) -> Result<Vec<f32>, JsError> {
+        self.model.next_logits(&ids).map_err(error)
+    }
+
     fn next_token(&self, chat: JsValue, params_json: &str, gc: Option<String>) -> Result<Inspection, JsError> {
         let (args, gc) = (args(params_json)?, generation_config(gc)?);
         let ids = self.model.chat_ids(&parse_chat(chat)?).map_err(error)?;

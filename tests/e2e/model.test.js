@@ -167,6 +167,28 @@ async function pageWithLab() {
   return page;
 }
 
+test("in the browser, a branch's logits at its first new step equal a fresh forward of the same ids", async () => {
+  const page = await pageWithLab();
+  const result = await page.evaluate((chat) => {
+    const lab = window.lab;
+    const generation = lab.generate(chat, { params: '{"do_sample": true}', seed: 3, maxNewTokens: 6 }, () => true);
+    const [, second] = generation.candidates(2, 2);
+    const other = second[0] === generation.generatedIds()[2] ? generation.candidates(2, 1)[0][0] : second[0];
+    generation.branch(2, other);
+    generation.step();
+    const ids = [...generation.promptIds(), ...generation.generatedIds()];
+    const context = ids.slice(0, generation.promptIds().length + 3);
+    const cached = generation.logitsAt(3);
+    const fresh = lab.nextLogitsAfter(Uint32Array.from(context));
+    let diff = 0;
+    for (let i = 0; i < fresh.length; i++) diff = Math.max(diff, Math.abs(cached[i] - fresh[i]));
+    return { diff, chosen: generation.generatedIds()[2], other, branches: generation.branches().length };
+  }, REFERENCE_CHAT);
+  assert.equal(result.chosen, result.other);
+  assert.equal(result.branches, 1);
+  assert.ok(result.diff <= 1e-4, `max |Δlogit| ${result.diff}`);
+});
+
 test("the wasm API streams tokens to a callback, stops when it returns false, and keeps each step", async () => {
   const page = await pageWithLab();
   const result = await page.evaluate(async (chat) => {
