@@ -58,9 +58,6 @@ fn use_model(model: &Model) -> Result<(), String> {
     let chat = Chat::single(Some("Be brief."), "Hi <|im_end|> ☃", "A");
     let ids = model.chat_ids(&chat).map_err(|e| e.to_string())?;
     let logits = model.next_logits(&ids).map_err(|e| e.to_string())?;
-    for id in ids.iter().take(8) {
-        model.tokenizer.token_text(*id);
-    }
     model.tokenizer.decode(&ids).map_err(|e| e.to_string())?;
     generate_call("{}", "", logits, ids)
 }

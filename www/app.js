@@ -343,7 +343,7 @@ const HANDLERS = {
   [Reply.token]: ({ id, step: token }) => {
     if (!requests.is(Purpose.generation, id)) return;
     $("completion").append(tokenButton(token, (t) => selectStep(t.index), lookAt));
-    nameGeneratedBytes();
+    nameGeneratedBytes(token.index);
     if (token.index === pendingStep) {
       pendingStep = null;
       selectStep(token.index);
@@ -353,7 +353,7 @@ const HANDLERS = {
     if (!requests.is(Purpose.generation, id)) return;
     cutTokens(fork);
     $("completion").append(...steps.map((token) => tokenButton(token, (t) => selectStep(t.index), lookAt)));
-    nameGeneratedBytes();
+    nameGeneratedBytes(fork);
     showBranches(branches, restoreBranch);
   },
   [Reply.done]: ({ id, finish, steps, decoded, prefillMs, decodeMs, branches }) => {

@@ -250,9 +250,8 @@ async function branch({ id, step, token }) {
 
 function restore({ id, branch: number }) {
   const started = performance.now();
-  const fork = lastGeneration().branches()[number]?.fork;
-  const steps = generation.restore(number);
-  postMessage({ type: Reply.rewound, id, fork, steps, branches: generation.branches() });
+  const steps = lastGeneration().restore(number);
+  postMessage({ type: Reply.rewound, id, fork: steps[0].index, steps, branches: generation.branches() });
   postMessage(doneReply(id, generation.finish(), started, null, 0));
 }
 

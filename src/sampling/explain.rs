@@ -204,17 +204,9 @@ mod dflash {
     }
 
     pub fn causes(analysis: &Columns) -> Vec<Cause> {
-        let Ok((dflash, dist)) = &analysis.dflash else {
-            let message = analysis
-                .dflash
-                .as_ref()
-                .err()
-                .map(ToString::to_string)
-                .unwrap_or_default();
-            return vec![cause(
-                "dflash_refused",
-                format!("DFlash's sample() cannot run: {message}"),
-            )];
+        let (dflash, dist) = match &analysis.dflash {
+            Ok(column) => column,
+            Err(e) => return vec![cause("dflash_refused", format!("DFlash's sample() cannot run: {e}"))],
         };
         if !departs(analysis.compare.dflash.as_ref()) {
             return Vec::new();
@@ -265,17 +257,14 @@ mod transformers_js {
     }
 
     pub fn causes(analysis: &Columns) -> Vec<Cause> {
-        let Ok((tjs, dist)) = &analysis.transformers_js else {
-            let message = analysis
-                .transformers_js
-                .as_ref()
-                .err()
-                .map(ToString::to_string)
-                .unwrap_or_default();
-            return vec![cause(
-                "transformers_js_refused",
-                format!("transformers.js {VERSION} throws: {message}"),
-            )];
+        let (tjs, dist) = match &analysis.transformers_js {
+            Ok(column) => column,
+            Err(e) => {
+                return vec![cause(
+                    "transformers_js_refused",
+                    format!("transformers.js {VERSION} throws: {e}"),
+                )]
+            }
         };
         if !departs(analysis.compare.transformers_js.as_ref()) {
             return Vec::new();
