@@ -25,16 +25,23 @@ async function measureWasm({ precision }, { model, question, newTokens, draws })
   // The last step samples without running the model: tokens − 1 forward passes.
   const decode_tok_s = (tokens - 1) / seconds(decodeStart);
 
-  lab.inspect(chat, PARAMS, null); // computes and keeps the prompt's logits
+  const inspect = () => {
+    const step = lab.nextStep(chat);
+    step.inspect(PARAMS, null);
+    step.free();
+  };
+  inspect(); // computes and keeps the prompt's logits
   const inspections = [];
   for (let i = 0; i < 5; i++) {
     const start = now();
-    lab.inspect(chat, PARAMS, null);
+    inspect();
     inspections.push(now() - start);
   }
   inspections.sort((a, b) => a - b);
 
-  const job = lab.drawJob(chat, PARAMS, null);
+  const step = lab.nextStep(chat);
+  const job = step.drawJob(PARAMS, null);
+  step.free();
   const run = wasm.monteCarlo(job.logits, job.params, job.generationConfig, job.contextIds, draws, 0n);
   const drawStart = now();
   run.advance(run.total);

@@ -2,19 +2,24 @@
 //! array of numbers. Whether they can be inspected (empty, NaN, +inf) is the core's to say
 //! (`Inspection::new`).
 
+use crate::sampling::SamplingError;
+
 /// Parses `bytes` as `.npy` when they start with the npy magic, as JSON otherwise.
-pub fn parse_logits(bytes: &[u8]) -> Result<Vec<f32>, String> {
+pub fn parse_logits(bytes: &[u8]) -> Result<Vec<f32>, SamplingError> {
     if bytes.starts_with(b"\x93NUMPY") {
         parse_npy(bytes)
     } else {
-        let values: Vec<f64> = serde_json::from_slice(bytes)
-            .map_err(|e| format!("logits are neither a .npy file nor a JSON array of numbers: {e}"))?;
+        let values: Vec<f64> = serde_json::from_slice(bytes).map_err(|e| {
+            SamplingError::Invalid(format!(
+                "logits are neither a .npy file nor a JSON array of numbers: {e}"
+            ))
+        })?;
         Ok(values.into_iter().map(|v| v as f32).collect())
     }
 }
 
-fn parse_npy(bytes: &[u8]) -> Result<Vec<f32>, String> {
-    let truncated = || "truncated .npy file".to_string();
+fn parse_npy(bytes: &[u8]) -> Result<Vec<f32>, SamplingError> {
+    let truncated = || SamplingError::invalid("truncated .npy file");
     let major = *bytes.get(6).ok_or_else(truncated)?;
     let (header_len, start) = match major {
         1 => (
@@ -25,37 +30,43 @@ fn parse_npy(bytes: &[u8]) -> Result<Vec<f32>, String> {
             u32::from_le_bytes(le_bytes(bytes, 8).ok_or_else(truncated)?) as usize,
             12,
         ),
-        v => return Err(format!("unsupported .npy version {v}")),
+        v => return Err(SamplingError::Invalid(format!("unsupported .npy version {v}"))),
     };
     // A claimed length past the file is a truncated file, also where adding it would overflow.
     let data_start = start.checked_add(header_len).ok_or_else(truncated)?;
     let header = std::str::from_utf8(bytes.get(start..data_start).ok_or_else(truncated)?)
-        .map_err(|_| "the .npy header is not text".to_string())?;
-    let descr = header_value(header, "descr").ok_or("the .npy header has no descr")?;
+        .map_err(|_| SamplingError::invalid("the .npy header is not text"))?;
+    let descr = header_value(header, "descr").ok_or_else(|| SamplingError::invalid("the .npy header has no descr"))?;
     if descr != "'<f4'" {
-        return Err(format!("logits must be float32 ('<f4'), this .npy holds {descr}"));
+        return Err(SamplingError::Invalid(format!(
+            "logits must be float32 ('<f4'), this .npy holds {descr}"
+        )));
     }
     if header_value(header, "fortran_order") != Some("False") {
-        return Err("Fortran-ordered .npy files are not supported".into());
+        return Err(SamplingError::invalid("Fortran-ordered .npy files are not supported"));
     }
-    let shape = header_value(header, "shape").ok_or("the .npy header has no shape")?;
+    let shape = header_value(header, "shape").ok_or_else(|| SamplingError::invalid("the .npy header has no shape"))?;
     let dims: Vec<usize> = shape
         .trim_matches(|c| c == '(' || c == ')')
         .split(',')
         .filter(|s| !s.trim().is_empty())
-        .map(|s| s.trim().parse().map_err(|_| format!("bad .npy shape {shape}")))
+        .map(|s| {
+            s.trim()
+                .parse()
+                .map_err(|_| SamplingError::Invalid(format!("bad .npy shape {shape}")))
+        })
         .collect::<Result<_, _>>()?;
     let [len] = dims[..] else {
-        return Err(format!(
+        return Err(SamplingError::Invalid(format!(
             "logits must be 1-D (one step over the vocabulary), this .npy has shape {shape}"
-        ));
+        )));
     };
     let data = &bytes[data_start..];
     if len.checked_mul(4) != Some(data.len()) {
-        return Err(format!(
+        return Err(SamplingError::Invalid(format!(
             "the .npy data holds {} bytes, shape {shape} needs {len} × 4",
             data.len()
-        ));
+        )));
     }
     Ok(data
         .chunks_exact(4)
@@ -102,12 +113,15 @@ mod tests {
     #[test]
     fn refuses_a_two_dimensional_npy_by_its_shape() {
         let err = parse_logits(&npy("<f4", "(1, 2)", &[0; 8])).unwrap_err();
-        assert!(err.contains("1-D"), "{err}");
+        assert!(err.to_string().contains("1-D"), "{err}");
     }
 
     #[test]
     fn refuses_float64_by_name() {
-        assert!(parse_logits(&npy("<f8", "(1,)", &[0; 8])).unwrap_err().contains("<f8"));
+        assert!(parse_logits(&npy("<f8", "(1,)", &[0; 8]))
+            .unwrap_err()
+            .to_string()
+            .contains("<f8"));
     }
 
     #[test]
@@ -134,6 +148,6 @@ mod tests {
     #[test]
     fn a_shape_whose_byte_count_overflows_is_refused() {
         let err = parse_logits(&npy("<f4", "(4611686018427387905,)", &[0; 4])).unwrap_err();
-        assert!(err.contains("needs"), "{err}");
+        assert!(err.to_string().contains("needs"), "{err}");
     }
 }

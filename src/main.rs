@@ -15,7 +15,7 @@
 //! transformers rejects are part of the report, not a failure.
 
 use sampling_lab::generation::speculative::{self, DraftSource, Speculative, DEFAULT_BLOCK};
-use sampling_lab::generation::{step_inspection, Sampler, Semantics, Session, StepReport};
+use sampling_lab::generation::{Sampler, Semantics, Session, StepLogits};
 use sampling_lab::logits_file::parse_logits;
 use sampling_lab::model::{export, Chat, Model, Precision};
 use sampling_lab::sampling::monte_carlo::MonteCarlo;
@@ -38,6 +38,9 @@ const USAGE: &str = "usage:
   sampling-lab export-hub --model FILE.gguf --out DIR [--dtype f32|bf16|f16]
 PATH is a .gguf file or a directory in the Hugging Face layout (config.json, model.safetensors, tokenizer.json, ...).";
 
+/// The one place the crate's typed errors become text: the message on stderr.
+type CliResult<T> = Result<T, Box<dyn std::error::Error>>;
+
 /// Default answer length of `generate`.
 const MAX_NEW_TOKENS: usize = 256;
 
@@ -57,14 +60,14 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &[String]) -> Result<String, String> {
+fn run(args: &[String]) -> CliResult<String> {
     match args.first().map(String::as_str) {
         Some("inspect") => inspect(&Flags::parse(&args[1..])?),
         Some("generate") => generate(&Flags::parse(&args[1..])?).map(|()| String::new()),
         Some("speculate") => speculate(&Flags::parse(&args[1..])?),
         Some("export-hub") => export_hub(&Flags::parse(&args[1..])?),
         Some("-h" | "--help") | None => Err(USAGE.into()),
-        Some(other) => Err(format!("unknown command `{other}`; {USAGE}")),
+        Some(other) => Err(format!("unknown command `{other}`; {USAGE}").into()),
     }
 }
 
@@ -72,7 +75,7 @@ fn run(args: &[String]) -> Result<String, String> {
 struct Flags(Vec<(String, String)>);
 
 impl Flags {
-    fn parse(args: &[String]) -> Result<Self, String> {
+    fn parse(args: &[String]) -> CliResult<Self> {
         let mut pairs = Vec::new();
         let mut it = args.iter();
         while let Some(flag) = it.next() {
@@ -89,38 +92,38 @@ impl Flags {
         self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }
 
-    fn number<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>, String> {
+    fn number<T: std::str::FromStr>(&self, name: &str) -> CliResult<Option<T>> {
         self.get(name)
             .map(|v| {
                 v.parse()
-                    .map_err(|_| format!("`--{name}` must be a non-negative integer"))
+                    .map_err(|_| format!("`--{name}` must be a non-negative integer").into())
             })
             .transpose()
     }
 }
 
-fn read(path: &str) -> Result<Vec<u8>, String> {
-    std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))
+fn read(path: &str) -> CliResult<Vec<u8>> {
+    std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}").into())
 }
 
-fn check_flags(flags: &Flags, known: &[&str]) -> Result<(), String> {
+fn check_flags(flags: &Flags, known: &[&str]) -> CliResult<()> {
     match flags.0.iter().find(|(n, _)| !known.contains(&n.as_str())) {
-        Some((name, _)) => Err(format!("unknown flag `--{name}`\n{USAGE}")),
+        Some((name, _)) => Err(format!("unknown flag `--{name}`\n{USAGE}").into()),
         None => Ok(()),
     }
 }
 
-fn generation_config(flags: &Flags) -> Result<Option<GenerationConfig>, String> {
+fn generation_config(flags: &Flags) -> CliResult<Option<GenerationConfig>> {
     flags
         .get("generation-config")
         .map(|path| {
             let text = String::from_utf8(read(path)?).map_err(|_| format!("{path} is not UTF-8 text"))?;
-            GenerationConfig::from_json_str(&text)
+            Ok(GenerationConfig::from_json_str(&text)?)
         })
         .transpose()
 }
 
-fn inspect(flags: &Flags) -> Result<String, String> {
+fn inspect(flags: &Flags) -> CliResult<String> {
     if flags.get("model").is_some() {
         return inspect_model(flags);
     }
@@ -151,7 +154,7 @@ struct Printed<R> {
 }
 
 /// One analysis serves the report and the draws.
-fn printed(flags: &Flags, input: &Inspection, analysis: &Analysis, report: impl Serialize) -> Result<String, String> {
+fn printed(flags: &Flags, input: &Inspection, analysis: &Analysis, report: impl Serialize) -> CliResult<String> {
     let monte_carlo = match flags.number::<usize>("draws")? {
         Some(draws) => {
             let seed = input.args.seed_or(flags.number::<u64>("seed")?);
@@ -159,12 +162,12 @@ fn printed(flags: &Flags, input: &Inspection, analysis: &Analysis, report: impl 
         }
         None => None,
     };
-    serde_json::to_string(&Printed { report, monte_carlo }).map_err(|e| e.to_string())
+    Ok(serde_json::to_string(&Printed { report, monte_carlo })?)
 }
 
 const MODEL_FLAGS: [&str; 6] = ["model", "prompt", "system", "answer-prefix", "precision", "params"];
 
-fn load_model(flags: &Flags) -> Result<(Model, Vec<u32>), String> {
+fn load_model(flags: &Flags) -> CliResult<(Model, Vec<u32>)> {
     let path = flags.get("model").ok_or(USAGE)?;
     let precision: Precision = flags.get("precision").unwrap_or("exact").parse()?;
     let started = Instant::now();
@@ -184,7 +187,7 @@ fn load_model(flags: &Flags) -> Result<(Model, Vec<u32>), String> {
 }
 
 /// A `.gguf` file, or a directory in the Hub layout.
-fn load_model_path(path: &std::path::Path, precision: Precision) -> Result<Model, String> {
+fn load_model_path(path: &std::path::Path, precision: Precision) -> CliResult<Model> {
     if path.is_dir() {
         let file = |name: &str| read(&path.join(name).to_string_lossy());
         let optional = |name: &str| path.join(name).is_file().then(|| file(name)).transpose();
@@ -201,7 +204,7 @@ fn load_model_path(path: &std::path::Path, precision: Precision) -> Result<Model
     }
 }
 
-fn inspect_model(flags: &Flags) -> Result<String, String> {
+fn inspect_model(flags: &Flags) -> CliResult<String> {
     check_flags(
         flags,
         &[&MODEL_FLAGS[..], &["generation-config", "draws", "seed"]].concat(),
@@ -216,12 +219,13 @@ fn inspect_model(flags: &Flags) -> Result<String, String> {
     );
     let args = GenerateArgs::from_json_str(flags.get("params").ok_or(USAGE)?)?;
     let gc = generation_config(flags)?;
-    let input = step_inspection(&model, logits, &ids, args, gc)?;
+    let step = StepLogits::new(Arc::new(model), logits, ids);
+    let input = step.inspection(args, gc)?;
     let analysis = Analysis::run(&input);
-    printed(flags, &input, &analysis, StepReport::new(&model, &input, &analysis))
+    printed(flags, &input, &analysis, step.report(&input, &analysis))
 }
 
-fn generate(flags: &Flags) -> Result<(), String> {
+fn generate(flags: &Flags) -> CliResult<()> {
     check_flags(
         flags,
         &[&MODEL_FLAGS[..], &["semantics", "max-new-tokens", "seed"]].concat(),
@@ -237,11 +241,9 @@ fn generate(flags: &Flags) -> Result<(), String> {
     let prefill = started.elapsed();
     let mut out = std::io::stdout().lock();
     while let Some(step) = session.step()? {
-        write!(out, "{}", step.text)
-            .and_then(|()| out.flush())
-            .map_err(|e| e.to_string())?;
+        write!(out, "{}", step.text).and_then(|()| out.flush())?;
     }
-    writeln!(out).map_err(|e| e.to_string())?;
+    writeln!(out)?;
     let decode = started.elapsed() - prefill;
     eprintln!(
         "prefill {} tokens {:.2} s; {} tokens in {:.2} s ({:.1} tok/s); finished: {:?}; ids: {:?}",
@@ -257,7 +259,7 @@ fn generate(flags: &Flags) -> Result<(), String> {
 }
 
 /// DFlash's decode loop on the model: one JSON object with every round.
-fn speculate(flags: &Flags) -> Result<String, String> {
+fn speculate(flags: &Flags) -> CliResult<String> {
     check_flags(
         flags,
         &[
@@ -278,19 +280,19 @@ fn speculate(flags: &Flags) -> Result<String, String> {
     let started = Instant::now();
     let gc = model.generation_config.clone();
     let result = speculative::speculate(Arc::new(model), &ids, &args, gc.as_ref(), semantics, &settings, seed)?;
-    let mut value = serde_json::to_value(result).map_err(|e| e.to_string())?;
+    let mut value = serde_json::to_value(result)?;
     value["ms"] = serde_json::json!(started.elapsed().as_secs_f64() * 1000.0);
-    serde_json::to_string(&value).map_err(|e| e.to_string())
+    Ok(serde_json::to_string(&value)?)
 }
 
 /// Writes config.json, model.safetensors, tokenizer.json and tokenizer_config.json to `--out`.
-fn export_hub(flags: &Flags) -> Result<String, String> {
+fn export_hub(flags: &Flags) -> CliResult<String> {
     check_flags(flags, &["model", "out", "dtype"])?;
     let dtype = match flags.get("dtype").unwrap_or("f32") {
         "f32" => candle_core::DType::F32,
         "bf16" => candle_core::DType::BF16,
         "f16" => candle_core::DType::F16,
-        other => return Err(format!("--dtype must be f32, bf16 or f16, not `{other}`")),
+        other => return Err(format!("--dtype must be f32, bf16 or f16, not `{other}`").into()),
     };
     let files = export::hub_files_from_gguf(&read(flags.get("model").ok_or(USAGE)?)?, dtype)?;
     let out = std::path::Path::new(flags.get("out").ok_or(USAGE)?);

@@ -3,17 +3,19 @@
 //! memory a file only claims: the fuzz targets (`fuzz/`, `make fuzz`) call these, and
 //! `tests/untrusted.rs` replays every input a fuzzer ever stopped on.
 
+use crate::generation::GenerationError;
 use crate::logits_file::parse_logits;
 use crate::model::hub::HubFiles;
 use crate::model::{Chat, Model, Precision};
-use crate::sampling::{Analysis, GenerateArgs, GenerationConfig, Inspection, Part};
+use crate::sampling::{Analysis, GenerateArgs, GenerationConfig, Inspection, Part, SamplingError};
+use serde::Serialize;
 
 /// Draws a Monte Carlo pass makes on fuzzed input: enough to run both ports' real
 /// `LogitsProcessor`, few enough to keep a fuzzer's executions fast.
 const DRAWS: usize = 16;
 
 /// A pasted or dropped logits file (`.npy` or JSON), inspected under transformers' defaults.
-pub fn logits(bytes: &[u8]) -> Result<(), String> {
+pub fn logits(bytes: &[u8]) -> Result<(), GenerationError> {
     let args = GenerateArgs::from_json_str(r#"{"do_sample": true}"#)?;
     inspect(Inspection::new(parse_logits(bytes)?, args, None, Vec::new())?)
 }
@@ -25,7 +27,7 @@ pub fn generate_call(
     generation_config_json: &str,
     logits: Vec<f32>,
     context_ids: Vec<u32>,
-) -> Result<(), String> {
+) -> Result<(), GenerationError> {
     let generation_config = match generation_config_json.trim() {
         "" => None,
         text => Some(GenerationConfig::from_json_str(text)?),
@@ -34,30 +36,35 @@ pub fn generate_call(
     inspect(Inspection::new(logits, args, generation_config, context_ids)?)
 }
 
-fn inspect(input: Inspection) -> Result<(), String> {
+fn inspect(input: Inspection) -> Result<(), GenerationError> {
     let analysis = Analysis::run(&input);
-    serde_json::to_string(&analysis.report()).map_err(|e| e.to_string())?;
+    as_json(&analysis.report())?;
     let mut run = analysis.monte_carlo_run(&input, DRAWS, 0, Part::new(0, 1)?);
     run.advance(DRAWS)?;
-    serde_json::to_string(&run.finish()).map_err(|e| e.to_string())?;
+    as_json(&run.finish())
+}
+
+/// What the page and the CLI do with a result: serialize it.
+fn as_json(value: &impl Serialize) -> Result<(), GenerationError> {
+    serde_json::to_string(value).map_err(|e| SamplingError::Invalid(e.to_string()))?;
     Ok(())
 }
 
 /// A GGUF file someone dropped: header, metadata, the tokenizer built from it, the chat template,
 /// the tensor table, the weights, then one chat through the template and a forward pass.
-pub fn gguf(bytes: &[u8]) -> Result<(), String> {
-    use_model(&Model::from_gguf(bytes, Precision::Exact).map_err(|e| e.to_string())?)
+pub fn gguf(bytes: &[u8]) -> Result<(), GenerationError> {
+    use_model(&Model::from_gguf(bytes, Precision::Exact)?)
 }
 
 /// The Hub layout's five files, as a page fetches them for a repo id.
-pub fn hub(files: &HubFiles) -> Result<(), String> {
-    use_model(&Model::from_hub(files).map_err(|e| e.to_string())?)
+pub fn hub(files: &HubFiles) -> Result<(), GenerationError> {
+    use_model(&Model::from_hub(files)?)
 }
 
-fn use_model(model: &Model) -> Result<(), String> {
+fn use_model(model: &Model) -> Result<(), GenerationError> {
     let chat = Chat::single(Some("Be brief."), "Hi <|im_end|> ☃", "A");
-    let ids = model.chat_ids(&chat).map_err(|e| e.to_string())?;
-    let logits = model.next_logits(&ids).map_err(|e| e.to_string())?;
-    model.tokenizer.decode(&ids).map_err(|e| e.to_string())?;
+    let ids = model.chat_ids(&chat)?;
+    let logits = model.next_logits(&ids)?;
+    model.tokenizer.decode(&ids)?;
     generate_call("{}", "", logits, ids)
 }

@@ -79,7 +79,7 @@ both! {
         let mut checked = 0;
         for case in cases() {
             if let Some(expected) = case.error() {
-                let err = Analysis::run(&case.input).columns.hf.err();
+                let err = Analysis::run(&case.input).columns.hf.err().map(|e| e.to_string());
                 assert_eq!(err.as_deref(), Some(expected), "{}", case.name);
                 checked += 1;
             }

@@ -2,7 +2,9 @@
 //! replayed through the same entry points: each must end in an error or a result, never a panic.
 //! Plus the named cases behind them.
 
+use sampling_lab::generation::GenerationError;
 use sampling_lab::model::hub::HubFiles;
+use sampling_lab::model::ModelError;
 use sampling_lab::untrusted;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -79,7 +81,7 @@ fn a_gguf_whose_alignment_is_zero_is_refused_by_name() {
             .unwrap(),
     )
     .unwrap();
-    let err = untrusted::gguf(&bytes).unwrap_err();
+    let err = untrusted::gguf(&bytes).unwrap_err().to_string();
     assert!(err.contains("general.alignment"), "{err}");
 }
 
@@ -105,7 +107,7 @@ fn nan_plus_inf_or_only_minus_inf_logits_are_refused_with_what_torch_does() {
         (vec![1.0, f32::INFINITY], "logits[1] is inf"),
         (vec![f32::NEG_INFINITY; 3], "every logit is -inf"),
     ] {
-        let err = untrusted::logits(&npy(&values)).unwrap_err();
+        let err = untrusted::logits(&npy(&values)).unwrap_err().to_string();
         assert!(
             err.starts_with(named) && err.contains("torch.multinomial raises"),
             "{err}"
@@ -114,10 +116,11 @@ fn nan_plus_inf_or_only_minus_inf_logits_are_refused_with_what_torch_does() {
     assert!(
         untrusted::logits(b"[1e39, 0]")
             .unwrap_err()
+            .to_string()
             .contains("logits[0] is inf"),
         "f32 overflow"
     );
-    assert!(untrusted::logits(b"[]").unwrap_err().contains("empty"));
+    assert!(untrusted::logits(b"[]").unwrap_err().to_string().contains("empty"));
 }
 
 #[test]
@@ -140,6 +143,8 @@ fn a_tokenizer_json_that_is_not_json_is_refused_by_name() {
         generation_config: None,
     };
     let err = untrusted::hub(&files).unwrap_err();
+    assert!(matches!(err, GenerationError::Model(ModelError::Invalid(_))), "{err:?}");
+    let err = err.to_string();
     assert!(err.contains("tokenizer.json is not JSON"), "{err}");
 }
 

@@ -1,8 +1,8 @@
 // Owns the wasm instance and the loaded model; answers the page's requests (protocol.js).
-import { workerScript } from "./trusted.js";
 import init, { Lab, exhaustMemory, inspect as inspectLogits, parseLogits, simd, trap } from "./pkg/sampling_lab.js";
-import { DrawReply, DrawRequest, Reply, Request } from "./protocol.js";
-import { drawAll, nextTask, partOfRun } from "./drawing.js";
+import { Reply, Request } from "./protocol.js";
+import { nextTask } from "./drawing.js";
+import { SplitDraws } from "./split-draws.js";
 import { fetchSource } from "./model-files.js";
 
 /** @type {Lab | null} */
@@ -11,12 +11,11 @@ let lab = null;
 let generation = null;
 let running = null; // { id, cancelled, onCancel? } while a generation or Monte Carlo run is going
 let queue = Promise.resolve();
-/** The draw worker (draws.js), started by the first Monte Carlo run; null until then. */
-let drawWorker = null;
 
 /** The compiled wasm, instantiated here and handed to the draw worker, which then skips compiling. */
 const wasmModule = compileWasm(new URL("./pkg/sampling_lab_bg.wasm", import.meta.url));
 const ready = wasmModule.then((module) => init({ module_or_path: module })).then(() => postMessage({ type: Reply.started, simd: simd() }));
+const splitDraws = new SplitDraws(wasmModule);
 
 async function compileWasm(url) {
   const response = await fetch(url);
@@ -28,7 +27,7 @@ async function compileWasm(url) {
 
 onmessage = ({ data }) => {
   if (data.type === Request.trap && data.target === "draws") {
-    drawWorker?.postMessage({ type: DrawRequest.trap });
+    splitDraws.trap();
     return;
   }
   if (data.type === Request.cancel) {
@@ -102,36 +101,44 @@ async function load({ id, precision }, files) {
   postMessage({ type: Reply.ready, id, info: lab.info(), timings: { fetchMs: files.fetchMs, parseMs, fromCache: files.fromCache } });
 }
 
-function stepSource(step) {
-  if (step === null || step === undefined) return null;
-  if (!generation) throw new Error("there is no generation to inspect");
-  return generation;
+/** The step a request is about — a generated token, else the token after the chat — as one
+ * handle whatever the step, freed after `use`. */
+function withStep({ chat, step }, use) {
+  const handle = step === null || step === undefined ? model().nextStep(chat) : lastGeneration().stepAt(step);
+  try {
+    return use(handle);
+  } finally {
+    handle.free();
+  }
 }
 
-function inspect({ chat, params, generationConfig, step, logits }) {
+function inspect(request) {
+  const { params, generationConfig, logits } = request;
   if (logits) return inspectLogits(parseLogits(new TextEncoder().encode(`[${logits}]`)), params, generationConfig, new Uint32Array());
-  const source = stepSource(step);
-  return source ? source.inspect(step, params, generationConfig) : model().inspect(chat, params, generationConfig);
+  return withStep(request, (handle) => handle.inspect(params, generationConfig));
 }
 
 /** The five most probable tokens under hf and under the literal port at a generated token, as
  * the core's report lists them (most probable first). */
-function alternatives({ id, step, params, generationConfig }) {
-  const report = stepSource(step).inspect(step, params, generationConfig);
-  const top = (entry) => entry.support.slice(0, 5).map(([token, p]) => [token, p, report.tokens[token] ?? ""]);
-  const token = stepSource(step).generatedIds()[step];
-  const of = (entry) => new Map(entry.support).get(token) ?? 0;
-  return {
-    type: Reply.alternatives, id, step, hf: top(report.hf), literal: top(report.literal), model: stepSource(step).candidates(step, 8),
-    chosen: { hf: of(report.hf), literal: of(report.literal) },
-  };
+function alternatives(request) {
+  const { id, step, params, generationConfig } = request;
+  return withStep(request, (handle) => {
+    const report = handle.inspect(params, generationConfig);
+    const top = (entry) => entry.support.slice(0, 5).map(([token, p]) => [token, p, report.tokens[token] ?? ""]);
+    const token = generation.generatedIds()[step];
+    const of = (entry) => new Map(entry.support).get(token) ?? 0;
+    return {
+      type: Reply.alternatives, id, step, hf: top(report.hf), literal: top(report.literal), model: handle.candidates(8),
+      chosen: { hf: of(report.hf), literal: of(report.literal) },
+    };
+  });
 }
 
 /** The step's logits, context and parameters as plain data, for workers without the model. */
-function drawJob({ chat, params, generationConfig, step, logits }) {
+function drawJob(request) {
+  const { params, generationConfig, logits } = request;
   if (logits) return { logits: parseLogits(new TextEncoder().encode(`[${logits}]`)), params, generationConfig, contextIds: new Uint32Array() };
-  const source = stepSource(step);
-  const job = source ? source.drawJob(step, params, generationConfig) : model().drawJob(chat, params, generationConfig);
+  const job = withStep(request, (handle) => handle.drawJob(params, generationConfig));
   try {
     return { logits: job.logits, params: job.params, generationConfig: job.generationConfig, contextIds: job.contextIds };
   } finally {
@@ -139,96 +146,19 @@ function drawJob({ chat, params, generationConfig, step, logits }) {
   }
 }
 
-const CONVERGENCE_MS = 300;
-
-/** Both ports' draws, shared with the draw worker where this worker can start one: each
- * draws half of the seeded blocks, and the counts add up to exactly the draws of one thread. */
+/** Both ports' draws, shared with the draw worker where this worker can start one (draws.js). */
 async function monteCarlo(request) {
-  const { id, draws, seed } = request;
+  const { id } = request;
   const job = drawJob(request);
-  drawWorker ??= await startDrawWorker();
-  const parts = drawWorker ? 2 : 1;
-  const run = partOfRun(job, draws, seed, 0, parts);
   running = { id, cancelled: false };
-  let finished = false;
   try {
-    // Each part's draws so far and in all; reported once every part has said how many it makes.
-    const progress = Array.from({ length: parts }, () => null);
-    const report = (part) => (done, total) => {
-      progress[part] = { done, total };
-      if (progress.includes(null)) return;
-      postMessage({ type: Reply.progress, id, phase: "draws", loaded: sum(progress.map((p) => p.done)), total: sum(progress.map((p) => p.total)) });
-    };
-    const elsewhere = parts === 2 ? drawElsewhere(job, request, report(1)) : null;
-    elsewhere?.catch(() => {}); // awaited below, unless this half fails first
-    let pictured = 0;
-    const here = report(0);
-    const cancelled = await drawAll(run, running, (done, total) => {
-      here(done, total);
-      // A point of the convergence picture a few times a second, from this worker's draws.
-      if (performance.now() - pictured < CONVERGENCE_MS) return;
-      pictured = performance.now();
-      postMessage({ type: Reply.converging, id, points: run.convergence() });
+    const { cancelled, result } = await splitDraws.run(job, request, running, {
+      progress: (loaded, total) => postMessage({ type: Reply.progress, id, phase: "draws", loaded, total }),
+      converging: (points) => postMessage({ type: Reply.converging, id, points }),
     });
-    // A draw worker that failed leaves its half to this one: the same blocks, the same result.
-    if (elsewhere) run.absorb(await elsewhere.catch(() => drawHere(job, request, report(1))));
-    finished = true;
-    postMessage({ type: Reply.monteCarlo, id, cancelled: cancelled || running.cancelled, result: run.finish() });
+    postMessage({ type: Reply.monteCarlo, id, cancelled, result });
   } finally {
-    if (!finished) {
-      // Failed here: the draw worker's half is of no use any more.
-      running.onCancel?.();
-      run.free();
-    }
     running = null;
-  }
-}
-
-/** The draw worker, or null where a worker cannot start workers. */
-async function startDrawWorker() {
-  if (typeof Worker === "undefined") return null;
-  const worker = new Worker(workerScript(new URL("./draws.js", import.meta.url)), { type: "module" });
-  worker.postMessage({ type: DrawRequest.init, module: await wasmModule });
-  return worker;
-}
-
-/** Part 1 of 2 of the run, on the draw worker; resolves to its counts. */
-function drawElsewhere(job, { id, draws, seed }, onProgress) {
-  const worker = drawWorker;
-  running.onCancel = () => worker.postMessage({ type: DrawRequest.cancel, id });
-  const counts = new Promise((resolve, reject) => {
-    worker.onmessage = ({ data: reply }) => {
-      if (reply.id !== id) return;
-      if (reply.type === DrawReply.progress) onProgress(reply.done, reply.total);
-      else if (reply.type === DrawReply.drawn) resolve(reply.counts);
-      else reject(new Error(`the draw worker: ${reply.message}`));
-    };
-    worker.onerror = (e) => {
-      e.preventDefault(); // handled here: the page must not take it for this worker's crash
-      reject(new Error(`the draw worker failed: ${e.message ?? "it did not start"}`));
-    };
-  });
-  worker.postMessage({ type: DrawRequest.draw, id, job, draws, seed, part: 1, parts: 2 });
-  return counts.catch((e) => {
-    // Its instance may be dead: the next run starts a fresh one.
-    worker.terminate();
-    if (drawWorker === worker) drawWorker = null;
-    throw e;
-  });
-}
-
-function sum(values) {
-  return values.reduce((a, b) => a + b, 0);
-}
-
-/** Part 1 of 2 of the run, here. */
-async function drawHere(job, { draws, seed }, onProgress) {
-  const run = partOfRun(job, draws, seed, 1, 2);
-  try {
-    await drawAll(run, running, onProgress);
-    return run.counts();
-  } finally {
-    run.free();
   }
 }
 
@@ -256,7 +186,7 @@ function restore({ id, branch: number }) {
 }
 
 function lastGeneration() {
-  if (!generation) throw new Error("there is no generation to branch");
+  if (!generation) throw new Error("there is no generation to inspect or branch");
   return generation;
 }
 

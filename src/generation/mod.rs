@@ -5,54 +5,30 @@ pub mod prompt_cache;
 pub mod sampler;
 pub mod session;
 pub mod speculative;
+pub mod step_logits;
 
 pub use prompt_cache::PromptCache;
 pub use sampler::{Sampler, Semantics};
 pub use session::{Finish, Prefill, Session, Step};
+pub use step_logits::{StepLogits, StepReport};
 
-use crate::model::Model;
-use crate::sampling::{Analysis, GenerateArgs, GenerationConfig, Inspection, Report, SamplingError};
-use serde::Serialize;
-use serde_json::{Map, Value};
-use std::collections::BTreeSet;
+use crate::model::ModelError;
+use crate::sampling::SamplingError;
 
-/// The core's input for one step: the model's own `generation_config.json` applies unless the
-/// caller gives one.
-pub fn step_inspection(
-    model: &Model,
-    logits: Vec<f32>,
-    context_ids: &[u32],
-    args: GenerateArgs,
-    generation_config: Option<GenerationConfig>,
-) -> Result<Inspection, SamplingError> {
-    let generation_config = model.generation_config_or(generation_config);
-    Inspection::new(logits, args, generation_config, context_ids.to_vec())
+/// What a generation refuses or meets, typed; the edges turn it into text once.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerationError {
+    #[error(transparent)]
+    Sampling(#[from] SamplingError),
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    /// A request that does not fit the run: a step that does not exist, a block of no tokens.
+    #[error("{0}")]
+    Invalid(String),
 }
 
-/// The core's report for one step of a model: the ids it saw and each listed token's text.
-#[derive(Serialize)]
-pub struct StepReport {
-    #[serde(flatten)]
-    pub report: Report,
-    pub context_ids: Vec<u32>,
-    /// Each support token's text, by id.
-    pub tokens: Map<String, Value>,
-}
-
-impl StepReport {
-    pub fn new(model: &Model, input: &Inspection, analysis: &Analysis) -> Self {
-        let report = analysis.report();
-        let mut ids = BTreeSet::new();
-        for (_, entry) in report.entries() {
-            ids.extend(entry.support.iter().map(|(id, _)| *id));
-        }
-        StepReport {
-            report,
-            context_ids: input.context_ids.clone(),
-            tokens: ids
-                .into_iter()
-                .map(|id| (id.to_string(), Value::String(model.tokenizer.token_text(id))))
-                .collect(),
-        }
+impl GenerationError {
+    pub fn invalid(message: impl Into<String>) -> Self {
+        GenerationError::Invalid(message.into())
     }
 }

@@ -2,6 +2,7 @@
 //! settings and then generates from it, all on one prefill.
 
 use super::session::Prefill;
+use super::GenerationError;
 use crate::model::{KvCache, Model};
 
 #[derive(Default)]
@@ -19,7 +20,7 @@ struct LastPrompt {
 impl PromptCache {
     /// The next-token logits after `ids`: the last prompt's when it is this one, else a new
     /// prefill's (which becomes the last prompt).
-    pub fn logits_after(&mut self, model: &Model, ids: &[u32]) -> Result<Vec<f32>, String> {
+    pub fn logits_after(&mut self, model: &Model, ids: &[u32]) -> Result<Vec<f32>, GenerationError> {
         if let Some(last) = self.last.as_ref().filter(|last| last.ids == ids) {
             return Ok(last.logits.clone());
         }
@@ -35,7 +36,7 @@ impl PromptCache {
     /// A generation's prefill of `prompt`: the last prompt's cache when it is this prompt's and
     /// still unused (the same computation, already done), else a new one. A cache is handed out
     /// once: the generation extends it.
-    pub fn prefill(&mut self, model: &Model, prompt: Vec<u32>) -> Result<Prefill, String> {
+    pub fn prefill(&mut self, model: &Model, prompt: Vec<u32>) -> Result<Prefill, GenerationError> {
         if let Some(last) = self.last.as_mut().filter(|last| last.ids == prompt) {
             if let Some(cache) = last.cache.take() {
                 let logits = last.logits.clone();

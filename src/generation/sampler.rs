@@ -1,10 +1,12 @@
 //! Choosing each generated token under one of the semantics the core describes.
 
+use super::GenerationError;
 use crate::sampling::corrected::corrected_port;
 use crate::sampling::dflash::DflashSampling;
 use crate::sampling::distribution::Distribution;
 use crate::sampling::port::CandlePort;
 use crate::sampling::transformers_js::TransformersJs;
+use crate::sampling::SamplingError;
 use crate::sampling::{EffectiveParams, GenerateArgs, GenerationConfig, HfSampling, LiteralPort};
 use candle_core::Tensor;
 use candle_transformers::generation::LogitsProcessor;
@@ -50,11 +52,11 @@ impl Semantics {
 }
 
 impl std::str::FromStr for Semantics {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = GenerationError;
+    fn from_str(s: &str) -> Result<Self, GenerationError> {
         Semantics::ALL.into_iter().find(|x| x.name() == s).ok_or_else(|| {
             let names: Vec<String> = Semantics::ALL.iter().map(|x| format!("`{}`", x.name())).collect();
-            format!("semantics must be one of {}, not `{s}`", names.join(", "))
+            GenerationError::Invalid(format!("semantics must be one of {}, not `{s}`", names.join(", ")))
         })
     }
 }
@@ -82,7 +84,7 @@ impl Sampler {
         args: &GenerateArgs,
         generation_config: Option<&GenerationConfig>,
         seed: u64,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, GenerationError> {
         let hf = || HfSampling::from_params(&EffectiveParams::resolve(args, generation_config));
         Ok(match semantics {
             Semantics::Hf => Sampler::Hf {
@@ -105,16 +107,16 @@ impl Sampler {
     }
 
     /// The exact distribution [`Sampler::next`] draws from at this step.
-    pub fn distribution(&self, logits: &[f32], context: &[u32]) -> Result<Distribution, String> {
+    pub fn distribution(&self, logits: &[f32], context: &[u32]) -> Result<Distribution, GenerationError> {
         match self {
             Sampler::Hf { hf, .. } => Ok(hf.apply(logits, context).distribution),
             Sampler::TransformersJs { tjs, .. } => Ok(tjs.distribution(logits, context)),
-            Sampler::Port { port, .. } => port.distribution(logits, context),
+            Sampler::Port { port, .. } => Ok(port.distribution(logits, context)?),
         }
     }
 
     /// The next token and the probability it had under this sampler's distribution.
-    pub fn next_with_probability(&mut self, logits: &[f32], context: &[u32]) -> Result<(u32, f64), String> {
+    pub fn next_with_probability(&mut self, logits: &[f32], context: &[u32]) -> Result<(u32, f64), GenerationError> {
         match self {
             Sampler::Hf { hf, rng } => {
                 let distribution = hf.apply(logits, context).distribution;
@@ -135,21 +137,22 @@ impl Sampler {
     }
 
     /// The next token given this step's raw logits and every id so far (prompt included).
-    pub fn next(&mut self, logits: &[f32], context: &[u32]) -> Result<u32, String> {
+    pub fn next(&mut self, logits: &[f32], context: &[u32]) -> Result<u32, GenerationError> {
         match self {
             Sampler::Hf { hf, rng } => draw(&hf.apply(logits, context).distribution, rng),
             Sampler::TransformersJs { tjs, rng } => draw(&tjs.distribution(logits, context), rng),
             Sampler::Port { port, processor } => {
                 let prepared: Tensor = port.prepared_logits(logits, context)?;
-                port.draw(processor, &prepared)
+                Ok(port.draw(processor, &prepared)?)
             }
         }
     }
 }
 
 /// One seeded draw from an exact distribution (the columns whose own generator is not candle's).
-fn draw(distribution: &Distribution, rng: &mut StdRng) -> Result<u32, String> {
+fn draw(distribution: &Distribution, rng: &mut StdRng) -> Result<u32, GenerationError> {
     let support = &distribution.support;
-    let index = WeightedIndex::new(support.iter().map(|(_, p)| *p)).map_err(|e| e.to_string())?;
+    let index =
+        WeightedIndex::new(support.iter().map(|(_, p)| *p)).map_err(|e| SamplingError::invalid(e.to_string()))?;
     Ok(support[index.sample(rng)].0)
 }

@@ -4,8 +4,9 @@
 //! kept so that the user can go back to it.
 
 use super::sampler::Sampler;
+use super::GenerationError;
+use super::StepLogits;
 use crate::model::{KvCache, Model};
-use crate::sampling::Distribution;
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -43,7 +44,7 @@ pub struct Prefill {
 }
 
 impl Prefill {
-    pub fn run(model: &Model, ids: Vec<u32>) -> Result<Self, String> {
+    pub fn run(model: &Model, ids: Vec<u32>) -> Result<Self, GenerationError> {
         model.check_ids(&ids)?;
         let mut cache = model.new_cache()?;
         let logits = model.forward(&mut cache, &ids, 0)?;
@@ -89,7 +90,12 @@ pub struct Session {
 
 impl Session {
     /// Prefills the prompt; no token is chosen yet.
-    pub fn start(model: Arc<Model>, prompt: Vec<u32>, sampler: Sampler, max_new_tokens: usize) -> Result<Self, String> {
+    pub fn start(
+        model: Arc<Model>,
+        prompt: Vec<u32>,
+        sampler: Sampler,
+        max_new_tokens: usize,
+    ) -> Result<Self, GenerationError> {
         let prefill = Prefill::run(&model, prompt)?;
         Ok(Self::resume(model, prefill, sampler, max_new_tokens))
     }
@@ -113,7 +119,7 @@ impl Session {
     }
 
     /// Chooses the next token and runs it through the model; `None` once finished.
-    pub fn step(&mut self) -> Result<Option<Step>, String> {
+    pub fn step(&mut self) -> Result<Option<Step>, GenerationError> {
         if self.finish.is_some() {
             return Ok(None);
         }
@@ -122,7 +128,7 @@ impl Session {
     }
 
     /// Commits `token` as the next step and runs it through the model.
-    fn take(&mut self, token: u32, probability: f64) -> Result<Step, String> {
+    fn take(&mut self, token: u32, probability: f64) -> Result<Step, GenerationError> {
         self.ids.push(token);
         self.step_logits.push(std::mem::take(&mut self.next_logits));
         let index = self.step_logits.len() - 1;
@@ -146,16 +152,18 @@ impl Session {
     /// Chooses `token` at generated step `index` instead of what was drawn there: the cache is
     /// cut back to that step, the steps after it are kept as a branch to go back to, and the
     /// forced step is returned with the probability the token had there. `step` goes on from it.
-    pub fn branch(&mut self, index: usize, token: u32) -> Result<Step, String> {
+    pub fn branch(&mut self, index: usize, token: u32) -> Result<Step, GenerationError> {
         if index >= self.steps() {
-            return Err(format!(
+            return Err(GenerationError::Invalid(format!(
                 "step {index} does not exist: {} tokens were generated",
                 self.steps()
-            ));
+            )));
         }
         let vocab = self.step_logits[index].len();
         if token as usize >= vocab {
-            return Err(format!("token {token} is outside the vocabulary of {vocab}"));
+            return Err(GenerationError::Invalid(format!(
+                "token {token} is outside the vocabulary of {vocab}"
+            )));
         }
         let saved = self.cut(index)?;
         self.branches.push(saved);
@@ -167,12 +175,12 @@ impl Session {
     /// Goes back to branch `number` of [`Session::branches`]: the current steps after its fork
     /// become a branch in turn, its tokens are run through the cache in one batched pass, and
     /// its steps are returned.
-    pub fn restore(&mut self, number: usize) -> Result<&[Step], String> {
+    pub fn restore(&mut self, number: usize) -> Result<&[Step], GenerationError> {
         if number >= self.branches.len() {
-            return Err(format!(
+            return Err(GenerationError::Invalid(format!(
                 "branch {number} does not exist: there are {}",
                 self.branches.len()
-            ));
+            )));
         }
         let fork = self.branches[number].fork;
         let current = self.cut(fork)?;
@@ -197,17 +205,10 @@ impl Session {
         Ok(&self.steps[fork..])
     }
 
-    /// The `n` most probable tokens at generated step `index` under the model's own distribution
-    /// (softmax of the raw logits, nothing truncated): what a branch can choose from, whatever
-    /// the generation's arguments kept. `(token, probability, text)`.
-    pub fn candidates(&self, index: usize, n: usize) -> Option<Vec<(u32, f64, String)>> {
-        let (logits, _) = self.at(index)?;
-        let model = Distribution::softmax_of_finite(logits);
-        let top = model.support.into_iter().take(n);
-        Some(
-            top.map(|(id, p)| (id, p, self.model.tokenizer.token_text(id)))
-                .collect(),
-        )
+    /// Generated step `index`'s logits and context, for everything asked about that step.
+    pub fn step_logits(&self, index: usize) -> Option<StepLogits> {
+        let (logits, context) = self.at(index)?;
+        Some(StepLogits::new(self.model.clone(), logits.to_vec(), context.to_vec()))
     }
 
     /// The branches left behind, in the order they were left.
@@ -224,7 +225,7 @@ impl Session {
 
     /// Takes the steps from `index` on out of the session, leaving it as it was just before
     /// step `index` was chosen (cache included).
-    fn cut(&mut self, index: usize) -> Result<Saved, String> {
+    fn cut(&mut self, index: usize) -> Result<Saved, GenerationError> {
         self.cache.truncate(self.prompt_len + index)?;
         let steps = self.steps.split_off(index);
         // The logits that produced step `index` are again the ones to choose from.
@@ -255,7 +256,7 @@ impl Session {
 
     /// Decodes the whole answer and returns what was not emitted yet, holding back a trailing
     /// replacement character (an incomplete UTF-8 sequence) until the sequence completes or ends.
-    fn new_text(&mut self) -> Result<String, String> {
+    fn new_text(&mut self) -> Result<String, GenerationError> {
         let text = self.model.tokenizer.decode(self.generated())?;
         let stable = match self.finish {
             None => text.trim_end_matches('\u{FFFD}'),

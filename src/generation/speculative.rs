@@ -13,6 +13,7 @@
 
 use super::sampler::{Sampler, Semantics};
 use super::session::Finish;
+use super::GenerationError;
 use crate::model::{KvCache, Model};
 use crate::sampling::hf::torch_argmax;
 use crate::sampling::{GenerateArgs, GenerationConfig};
@@ -40,15 +41,15 @@ pub enum DraftSource {
 }
 
 impl std::str::FromStr for DraftSource {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = GenerationError;
+    fn from_str(s: &str) -> Result<Self, GenerationError> {
         match s {
             "greedy" => Ok(DraftSource::Greedy),
             "prompt-lookup" => Ok(DraftSource::PromptLookup),
             "sampled" => Ok(DraftSource::Sampled),
-            other => Err(format!(
+            other => Err(GenerationError::Invalid(format!(
                 "--draft must be greedy, prompt-lookup or sampled, not `{other}`"
-            )),
+            ))),
         }
     }
 }
@@ -56,9 +57,9 @@ impl std::str::FromStr for DraftSource {
 /// What the loop needs of the target: a KV cache that a block extends and that can be cut back.
 pub trait Target {
     /// Runs `ids` after the cached positions in one pass; the logits at each of them.
-    fn extend(&mut self, ids: &[u32]) -> Result<Vec<Vec<f32>>, String>;
+    fn extend(&mut self, ids: &[u32]) -> Result<Vec<Vec<f32>>, GenerationError>;
     /// Keeps the first `len` cached positions.
-    fn truncate(&mut self, len: usize) -> Result<(), String>;
+    fn truncate(&mut self, len: usize) -> Result<(), GenerationError>;
     fn is_eos(&self, id: u32) -> bool;
 }
 
@@ -71,7 +72,7 @@ pub struct ModelTarget {
 
 impl ModelTarget {
     /// Runs the prompt; the target and the logits for the first token.
-    pub fn prefill(model: Arc<Model>, prompt: &[u32]) -> Result<(Self, Vec<f32>), String> {
+    pub fn prefill(model: Arc<Model>, prompt: &[u32]) -> Result<(Self, Vec<f32>), GenerationError> {
         model.check_ids(prompt)?;
         let mut cache = model.new_cache()?;
         // Fail before the prefill, not after it, where the cache could never be cut back.
@@ -83,13 +84,13 @@ impl ModelTarget {
 }
 
 impl Target for ModelTarget {
-    fn extend(&mut self, ids: &[u32]) -> Result<Vec<Vec<f32>>, String> {
+    fn extend(&mut self, ids: &[u32]) -> Result<Vec<Vec<f32>>, GenerationError> {
         let logits = self.model.forward_all(&mut self.cache, ids, self.len)?;
         self.len += ids.len();
         Ok(logits)
     }
 
-    fn truncate(&mut self, len: usize) -> Result<(), String> {
+    fn truncate(&mut self, len: usize) -> Result<(), GenerationError> {
         self.cache.truncate(len)?;
         self.len = self.len.min(len);
         Ok(())
@@ -165,12 +166,14 @@ impl Speculative {
         semantics: Semantics,
         sampler: &mut Sampler,
         drafter: &mut Sampler,
-    ) -> Result<Speculation, String> {
+    ) -> Result<Speculation, GenerationError> {
         if self.block_size == 0 {
-            return Err("the block size must be at least 1 (the anchor)".into());
+            return Err(GenerationError::invalid(
+                "the block size must be at least 1 (the anchor)",
+            ));
         }
         if self.max_new_tokens == 0 {
-            return Err("max_new_tokens must be at least 1".into());
+            return Err(GenerationError::invalid("max_new_tokens must be at least 1"));
         }
         let mut state = State {
             ids: prompt.to_vec(),
@@ -206,7 +209,7 @@ impl Speculative {
         state: &mut State,
         sampler: &mut Sampler,
         drafter: &mut Sampler,
-    ) -> Result<Round, String> {
+    ) -> Result<Round, GenerationError> {
         // The block never drafts past the answer's length: a round commits at most draft + 1.
         let room = self.max_new_tokens - state.generated() - 1;
         let want = (self.block_size - 1).min(room);
@@ -266,7 +269,7 @@ pub fn speculate(
     semantics: Semantics,
     settings: &Speculative,
     seed: u64,
-) -> Result<Speculation, String> {
+) -> Result<Speculation, GenerationError> {
     let mut sampler = Sampler::new(semantics, args, generation_config, seed)?;
     let mut drafter = Sampler::new(semantics, args, generation_config, seed ^ DRAFTER_SEED)?;
     let (mut target, logits) = ModelTarget::prefill(model.clone(), prompt)?;
@@ -284,7 +287,7 @@ pub fn acceptance_curve(
     prompt: &[u32],
     block_size: usize,
     temperatures: &[f64],
-) -> Result<Vec<(f64, f64)>, String> {
+) -> Result<Vec<(f64, f64)>, GenerationError> {
     let (mut target, logits) = ModelTarget::prefill(model, prompt)?;
     let anchor = torch_argmax(&logits) as u32;
     let mut context = [prompt, &[anchor]].concat();
@@ -322,7 +325,7 @@ pub fn expected_acceptance(
     logits: &[Vec<f32>],
     context: &[u32],
     draft: &[u32],
-) -> Result<f64, String> {
+) -> Result<f64, GenerationError> {
     let mut context = context.to_vec();
     let (mut expected, mut surviving) = (1.0, 1.0);
     for (step_logits, &drafted) in logits.iter().zip(draft) {
@@ -363,7 +366,7 @@ impl State {
 }
 
 /// How a drafter picks a token from `(logits, context)`.
-type Choose<'a> = dyn FnMut(&[f32], &[u32]) -> Result<u32, String> + 'a;
+type Choose<'a> = dyn FnMut(&[f32], &[u32]) -> Result<u32, GenerationError> + 'a;
 
 /// `n` tokens of the target's own continuation from the anchor, one forward each, chosen by
 /// `choose(logits, context)`; the cache is cut back by the caller.
@@ -372,7 +375,7 @@ fn continuation<T: Target>(
     state: &mut State,
     n: usize,
     choose: &mut Choose,
-) -> Result<Vec<u32>, String> {
+) -> Result<Vec<u32>, GenerationError> {
     let mut context = state.ids.clone();
     let mut draft = Vec::with_capacity(n);
     for _ in 0..n {
@@ -435,7 +438,7 @@ mod tests {
     }
 
     impl Target for Toy {
-        fn extend(&mut self, ids: &[u32]) -> Result<Vec<Vec<f32>>, String> {
+        fn extend(&mut self, ids: &[u32]) -> Result<Vec<Vec<f32>>, GenerationError> {
             Ok(ids
                 .iter()
                 .map(|&id| {
@@ -444,7 +447,7 @@ mod tests {
                 })
                 .collect())
         }
-        fn truncate(&mut self, len: usize) -> Result<(), String> {
+        fn truncate(&mut self, len: usize) -> Result<(), GenerationError> {
             self.cached.truncate(len);
             Ok(())
         }
@@ -576,8 +579,8 @@ mod tests {
                 &mut d,
             )
         };
-        assert!(run(0, 4).unwrap_err().contains("block size"));
-        assert!(run(4, 0).unwrap_err().contains("max_new_tokens"));
+        assert!(run(0, 4).unwrap_err().to_string().contains("block size"));
+        assert!(run(4, 0).unwrap_err().to_string().contains("max_new_tokens"));
         assert_eq!(run(4, 1).unwrap().ids.len(), 1);
     }
 

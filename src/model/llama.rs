@@ -31,12 +31,14 @@ pub enum Precision {
 }
 
 impl std::str::FromStr for Precision {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
+    type Err = ModelError;
+    fn from_str(s: &str) -> Result<Self> {
         match s {
             "exact" => Ok(Precision::Exact),
             "fast" => Ok(Precision::Fast),
-            other => Err(format!("precision must be `exact` or `fast`, not `{other}`")),
+            other => Err(ModelError::Invalid(format!(
+                "precision must be `exact` or `fast`, not `{other}`"
+            ))),
         }
     }
 }

@@ -8,6 +8,7 @@ use super::explain::{causes, Cause};
 use super::monte_carlo::{MonteCarlo, MonteCarloRun, Part};
 use super::params::Field;
 use super::thresholds::{greedy_thresholds, Threshold};
+use super::SamplingError;
 use std::ops::Deref;
 
 pub struct Analysis {
@@ -37,7 +38,7 @@ impl Analysis {
     }
 
     /// N draws of each port with the real `LogitsProcessor`, checked against its exact distribution.
-    pub fn monte_carlo(&self, input: &Inspection, n: usize, seed: u64) -> Result<MonteCarlo, String> {
+    pub fn monte_carlo(&self, input: &Inspection, n: usize, seed: u64) -> Result<MonteCarlo, SamplingError> {
         let mut run = self.monte_carlo_run(input, n, seed, Part::WHOLE);
         run.advance(usize::MAX)?;
         Ok(run.finish())

@@ -72,11 +72,11 @@ pub fn check_logits(logits: &[f32]) -> Result<(), SamplingError> {
 
 /// Every column's distribution of one step, and each against hf.
 pub struct Columns {
-    pub hf: Result<(HfSampling, super::hf::HfOutcome), String>,
+    pub hf: Result<(HfSampling, super::hf::HfOutcome), SamplingError>,
     pub literal: LiteralPort,
     pub corrected: Option<CandlePort>,
-    pub literal_dist: Result<Distribution, String>,
-    pub corrected_dist: Option<Result<Distribution, String>>,
+    pub literal_dist: Result<Distribution, SamplingError>,
+    pub corrected_dist: Option<Result<Distribution, SamplingError>>,
     pub dflash: Result<(DflashSampling, Distribution), SamplingError>,
     pub transformers_js: Result<(TransformersJs, Distribution), SamplingError>,
     pub effective: EffectiveParams,

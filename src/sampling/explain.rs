@@ -8,6 +8,7 @@ use super::literal::REPEAT_LAST_N;
 use super::params::{Field, Source};
 use super::port::PenaltyWindow;
 use super::steps::ProbStep;
+use super::SamplingError;
 use candle_transformers::generation::Sampling;
 use serde::Serialize;
 
@@ -43,7 +44,7 @@ pub fn literal_causes(input: &Inspection, analysis: &Columns) -> Vec<Cause> {
     let (hf, outcome) = match &analysis.hf {
         Ok(pair) => pair,
         Err(message) => {
-            out.push(refused(message, &analysis.literal.port.sampling));
+            out.push(refused(&message.to_string(), &analysis.literal.port.sampling));
             return out;
         }
     };
@@ -158,7 +159,7 @@ fn ties_at_k(logits: &[f32], k: usize) -> Option<usize> {
     (above + tied > k).then_some(tied)
 }
 
-fn kept(dist: &Result<Distribution, String>) -> String {
+fn kept(dist: &Result<Distribution, SamplingError>) -> String {
     dist.as_ref().map_or_else(|_| "no".into(), |d| d.kept().to_string())
 }
 

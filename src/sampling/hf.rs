@@ -11,6 +11,7 @@ use super::params::{EffectiveParams, Field};
 use super::pyvalue::PyValue;
 use super::rules;
 use super::steps::ProbStep;
+use super::SamplingError;
 use serde::Serialize;
 
 /// One of transformers' logits processors.
@@ -86,25 +87,25 @@ pub struct HfOutcome {
 impl HfSampling {
     /// `_get_logits_processor` with the checks of each processor's constructor, in the order
     /// transformers runs them, so the first error raised is the one transformers raises.
-    pub fn from_params(p: &EffectiveParams) -> Result<Self, String> {
+    pub fn from_params(p: &EffectiveParams) -> Result<Self, SamplingError> {
         let mut processors = Vec::new();
         let penalty = p.get(Field::RepetitionPenalty);
         if penalty.number().is_some_and(|x| x != 1.0) {
             if !penalty.is_float() || !(penalty.number().unwrap() > 0.0) {
-                return Err(format!(
+                return Err(SamplingError::Refused(format!(
                     "`penalty` has to be a strictly positive float, but is {}",
                     penalty.repr()
-                ));
+                )));
             }
             processors.push(Processor::RepetitionPenalty(penalty.number().unwrap() as f32));
         }
         let ngram = p.get(Field::NoRepeatNgramSize);
         if ngram.number().is_some_and(|x| x > 0.0) {
             if !ngram.is_int() {
-                return Err(format!(
+                return Err(SamplingError::Refused(format!(
                     "`ngram_size` has to be a strictly positive integer, but is {}",
                     ngram.repr()
-                ));
+                )));
             }
             processors.push(Processor::NoRepeatNGram(ngram.number().unwrap() as usize));
         }
@@ -161,7 +162,7 @@ impl HfSampling {
 }
 
 /// The sampling warpers, in `_get_logits_processor`'s order and with its conditions.
-fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<(), String> {
+fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<(), SamplingError> {
     let temperature = p.get(Field::Temperature);
     if temperature.number().is_some_and(|t| t != 1.0) {
         let t = temperature.number().unwrap();
@@ -173,7 +174,7 @@ fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<
             if temperature.is_float() && t == 0.0 {
                 msg.push_str(" If you're looking for greedy decoding strategies, set `do_sample=False`.");
             }
-            return Err(msg);
+            return Err(SamplingError::Refused(msg));
         }
         processors.push(Processor::Temperature(t));
     }
@@ -181,10 +182,10 @@ fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<
     if top_k.number().is_some_and(|k| k != 0.0) {
         let k = top_k.number().unwrap();
         if !top_k.is_int() || k <= 0.0 {
-            return Err(format!(
+            return Err(SamplingError::Refused(format!(
                 "`top_k` has to be a strictly positive integer, but is {}",
                 top_k.repr()
-            ));
+            )));
         }
         processors.push(Processor::Truncate(ProbStep::TopK(k as usize)));
     }
@@ -192,20 +193,20 @@ fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<
     if top_p.number().is_some_and(|x| x < 1.0) {
         let x = top_p.number().unwrap();
         if x < 0.0 {
-            return Err(format!(
+            return Err(SamplingError::Refused(format!(
                 "`top_p` has to be a float > 0 and < 1, but is {}",
                 top_p.float_repr()
-            ));
+            )));
         }
         processors.push(Processor::Truncate(ProbStep::TopP(x)));
     }
     let min_p = p.get(Field::MinP);
     if let Some(x) = min_p.number() {
         if !(0.0..=1.0).contains(&x) {
-            return Err(format!(
+            return Err(SamplingError::Refused(format!(
                 "`min_p` has to be a float in the [0, 1] interval, but is {}",
                 min_p.repr()
-            ));
+            )));
         }
         processors.push(Processor::Truncate(ProbStep::MinP(x)));
     }
@@ -213,10 +214,10 @@ fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<
     if typical.number().is_some_and(|x| x < 1.0) {
         let x = typical.number().unwrap();
         if !(x > 0.0) {
-            return Err(format!(
+            return Err(SamplingError::Refused(format!(
                 "`typical_p` has to be a float > 0 and < 1, but is {}",
                 typical.float_repr()
-            ));
+            )));
         }
         processors.push(Processor::Truncate(ProbStep::Typical(x)));
     }

@@ -58,9 +58,13 @@ pub enum SamplingError {
     Candle(String),
 }
 
-impl From<SamplingError> for String {
-    fn from(e: SamplingError) -> String {
-        e.to_string()
+impl SamplingError {
+    pub fn invalid(message: impl Into<String>) -> Self {
+        SamplingError::Invalid(message.into())
+    }
+
+    pub fn refused(message: impl Into<String>) -> Self {
+        SamplingError::Refused(message.into())
     }
 }
 

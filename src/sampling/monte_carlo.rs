@@ -9,6 +9,7 @@
 use super::columns::{Columns, Inspection};
 use super::distribution::{total_variation, Distribution};
 use super::port::CandlePort;
+use super::SamplingError;
 use candle_core::Tensor;
 use candle_transformers::generation::LogitsProcessor;
 use serde::Serialize;
@@ -31,11 +32,11 @@ pub struct Part {
 impl Part {
     pub const WHOLE: Part = Part { index: 0, of: 1 };
 
-    pub fn new(index: usize, of: usize) -> Result<Part, String> {
+    pub fn new(index: usize, of: usize) -> Result<Part, SamplingError> {
         if index < of {
             Ok(Part { index, of })
         } else {
-            Err(format!("part {index} of {of} does not exist"))
+            Err(SamplingError::Invalid(format!("part {index} of {of} does not exist")))
         }
     }
 
@@ -95,7 +96,7 @@ impl PortDraws {
         context: &[u32],
         range: Range<usize>,
         seed: u64,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, SamplingError> {
         debug_assert_eq!(range.start % BLOCK, 0);
         Ok(PortDraws {
             prepared: port.prepared_logits(logits, context)?,
@@ -109,7 +110,7 @@ impl PortDraws {
     }
 
     /// Makes up to `max` more draws; how many were made.
-    pub fn advance(&mut self, max: usize) -> Result<usize, String> {
+    pub fn advance(&mut self, max: usize) -> Result<usize, SamplingError> {
         let chunk = max.min(self.range.end - self.next);
         for _ in 0..chunk {
             if self.next % BLOCK == 0 || self.processor.is_none() {
@@ -136,13 +137,13 @@ impl PortDraws {
     }
 
     /// Adds draws another thread made of the same run (other blocks, same seed).
-    pub fn absorb(&mut self, counts: &[u64]) -> Result<(), String> {
+    pub fn absorb(&mut self, counts: &[u64]) -> Result<(), SamplingError> {
         if counts.len() != self.counts.len() {
-            return Err(format!(
+            return Err(SamplingError::Invalid(format!(
                 "{} counts for a vocabulary of {}",
                 counts.len(),
                 self.counts.len()
-            ));
+            )));
         }
         self.counts
             .iter_mut()
@@ -263,7 +264,7 @@ mod tests {
     }
 }
 
-type Side = Result<(PortDraws, Distribution), String>;
+type Side = Result<(PortDraws, Distribution), SamplingError>;
 
 /// Monte Carlo draws in progress.
 pub struct MonteCarloRun {
@@ -278,7 +279,7 @@ pub struct MonteCarloRun {
 impl MonteCarloRun {
     /// `part` of `n` seeded draws of every candle port of `columns`, to be made in chunks.
     pub fn new(columns: &Columns, input: &Inspection, n: usize, seed: u64, part: Part) -> MonteCarloRun {
-        let side = |port: &CandlePort, exact: &Result<Distribution, String>| -> Side {
+        let side = |port: &CandlePort, exact: &Result<Distribution, SamplingError>| -> Side {
             let exact = exact.as_ref().map_err(Clone::clone)?;
             Ok((
                 PortDraws::new(port, &input.logits, &input.context_ids, part.draws(n), seed)?,
@@ -325,7 +326,7 @@ impl MonteCarloRun {
     }
 
     /// Makes up to `max` more draws in all; the draws done so far.
-    pub fn advance(&mut self, max: usize) -> Result<usize, String> {
+    pub fn advance(&mut self, max: usize) -> Result<usize, SamplingError> {
         let mut left = max;
         for side in self.sides() {
             left -= side.advance(left)?;
@@ -349,10 +350,13 @@ impl MonteCarloRun {
     }
 
     /// Adds the counts of the other parts of the same run (same input, draws and seed).
-    pub fn absorb(&mut self, counts: &[u64]) -> Result<(), String> {
+    pub fn absorb(&mut self, counts: &[u64]) -> Result<(), SamplingError> {
         let sides: Vec<&mut PortDraws> = self.sides().collect();
         if counts.len() != sides.iter().map(|s| s.counts().len()).sum::<usize>() {
-            return Err(format!("{} counts do not fit this run's ports", counts.len()));
+            return Err(SamplingError::Invalid(format!(
+                "{} counts do not fit this run's ports",
+                counts.len()
+            )));
         }
         let mut rest = counts;
         for side in sides {
@@ -422,11 +426,13 @@ pub enum DrawsOrError {
     Error { error: String },
 }
 
-impl From<Result<Draws, String>> for DrawsOrError {
-    fn from(r: Result<Draws, String>) -> Self {
+impl From<Result<Draws, SamplingError>> for DrawsOrError {
+    fn from(r: Result<Draws, SamplingError>) -> Self {
         match r {
             Ok(d) => DrawsOrError::Draws(d),
-            Err(error) => DrawsOrError::Error { error },
+            Err(error) => DrawsOrError::Error {
+                error: error.to_string(),
+            },
         }
     }
 }

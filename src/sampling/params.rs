@@ -6,6 +6,7 @@
 //! lower layers only fill fields that are still None.
 
 use super::pyvalue::PyValue;
+use super::SamplingError;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -109,32 +110,41 @@ pub struct GenerateArgs {
 
 impl GenerateArgs {
     /// Parses the JSON of keyword arguments as a Python user writes them.
-    pub fn from_json(value: &Value) -> Result<Self, String> {
+    pub fn from_json(value: &Value) -> Result<Self, SamplingError> {
         let map = value
             .as_object()
-            .ok_or("params must be a JSON object of generate() keyword arguments")?;
+            .ok_or_else(|| SamplingError::invalid("params must be a JSON object of generate() keyword arguments"))?;
         let mut args = GenerateArgs::default();
         for (key, value) in map {
             if let Some(field) = Field::from_name(key) {
                 args.passed.push((field, PyValue::from_json(key, value)?));
             } else if key == "seed" {
-                args.seed = Some(value.as_u64().ok_or("`seed` must be a non-negative integer")?);
+                args.seed = Some(
+                    value
+                        .as_u64()
+                        .ok_or_else(|| SamplingError::invalid("`seed` must be a non-negative integer"))?,
+                );
             } else if key == "max_new_tokens" {
-                args.max_new_tokens =
-                    Some(value.as_u64().ok_or("`max_new_tokens` must be a positive integer")? as usize);
+                args.max_new_tokens = Some(
+                    value
+                        .as_u64()
+                        .ok_or_else(|| SamplingError::invalid("`max_new_tokens` must be a positive integer"))?
+                        as usize,
+                );
             } else {
-                return Err(format!(
+                return Err(SamplingError::Invalid(format!(
                     "unknown generate() argument `{key}`; supported: {}, {}",
                     supported_names(),
                     ACCEPTED_EXTRA.join(", ")
-                ));
+                )));
             }
         }
         Ok(args)
     }
 
-    pub fn from_json_str(text: &str) -> Result<Self, String> {
-        let value: Value = serde_json::from_str(text).map_err(|e| format!("params are not valid JSON: {e}"))?;
+    pub fn from_json_str(text: &str) -> Result<Self, SamplingError> {
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| SamplingError::Invalid(format!("params are not valid JSON: {e}")))?;
         Self::from_json(&value)
     }
 
@@ -167,10 +177,10 @@ pub struct GenerationConfig {
 }
 
 impl GenerationConfig {
-    pub fn from_json(value: &Value) -> Result<Self, String> {
+    pub fn from_json(value: &Value) -> Result<Self, SamplingError> {
         let map = value
             .as_object()
-            .ok_or("generation_config.json must be a JSON object")?;
+            .ok_or_else(|| SamplingError::invalid("generation_config.json must be a JSON object"))?;
         let mut values = Vec::new();
         for field in Field::ALL {
             if let Some(v) = map.get(field.name()) {
@@ -180,9 +190,9 @@ impl GenerationConfig {
         Ok(GenerationConfig { values })
     }
 
-    pub fn from_json_str(text: &str) -> Result<Self, String> {
-        let value: Value =
-            serde_json::from_str(text).map_err(|e| format!("generation_config.json is not valid JSON: {e}"))?;
+    pub fn from_json_str(text: &str) -> Result<Self, SamplingError> {
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| SamplingError::Invalid(format!("generation_config.json is not valid JSON: {e}")))?;
         Self::from_json(&value)
     }
 
@@ -347,7 +357,7 @@ mod tests {
     #[test]
     fn unknown_arguments_are_refused_by_name() {
         let err = GenerateArgs::from_json(&json!({"topk": 5})).unwrap_err();
-        assert!(err.contains("`topk`"), "{err}");
+        assert!(err.to_string().contains("`topk`"), "{err}");
     }
 
     #[test]

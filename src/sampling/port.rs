@@ -8,6 +8,7 @@
 use super::closure::ban_ngrams;
 use super::distribution::Distribution;
 use super::steps::{apply_steps, ProbStep};
+use super::SamplingError;
 use candle_core::{Device, Tensor};
 use candle_transformers::generation::{LogitsProcessor, Sampling};
 use rand::distr::weighted::WeightedIndex;
@@ -44,41 +45,40 @@ impl CandlePort {
     }
 
     /// The logits tensor handed to `LogitsProcessor`, after penalty and bans.
-    pub fn prepared_logits(&self, logits: &[f32], context: &[u32]) -> Result<Tensor, String> {
-        let tensor = Tensor::from_slice(logits, logits.len(), &Device::Cpu).map_err(|e| e.to_string())?;
+    pub fn prepared_logits(&self, logits: &[f32], context: &[u32]) -> Result<Tensor, SamplingError> {
+        let tensor = Tensor::from_slice(logits, logits.len(), &Device::Cpu)?;
         let tensor = match self.penalty {
             Some((penalty, window)) => {
                 let ids = match window {
                     PenaltyWindow::Last(n) => &context[context.len().saturating_sub(n)..],
                     PenaltyWindow::Whole => context,
                 };
-                candle_transformers::utils::apply_repeat_penalty(&tensor, penalty, ids).map_err(|e| e.to_string())?
+                candle_transformers::utils::apply_repeat_penalty(&tensor, penalty, ids)?
             }
             None => tensor,
         };
         match self.ban_ngrams {
             Some(n) => {
-                let mut values: Vec<f32> = tensor.to_vec1().map_err(|e| e.to_string())?;
+                let mut values: Vec<f32> = tensor.to_vec1()?;
                 ban_ngrams(&mut values, context, n);
-                Tensor::from_vec(values, logits.len(), &Device::Cpu).map_err(|e| e.to_string())
+                Ok(Tensor::from_vec(values, logits.len(), &Device::Cpu)?)
             }
             None => Ok(tensor),
         }
     }
 
     /// The exact distribution one draw comes from, or the error candle would return.
-    pub fn distribution(&self, logits: &[f32], context: &[u32]) -> Result<Distribution, String> {
+    pub fn distribution(&self, logits: &[f32], context: &[u32]) -> Result<Distribution, SamplingError> {
         let tensor = self.prepared_logits(logits, context)?;
         let vocab = logits.len();
         let temperature = match self.sampling {
             Sampling::ArgMax => {
-                let token: u32 = tensor
-                    .argmax(0)
-                    .and_then(|t| t.to_scalar())
-                    .map_err(|e| e.to_string())?;
+                let token: u32 = tensor.argmax(0).and_then(|t| t.to_scalar())?;
                 return Ok(Distribution::one_hot(token as usize, vocab));
             }
-            Sampling::GumbelSoftmax { .. } => return Err("GumbelSoftmax has no exact distribution".into()),
+            Sampling::GumbelSoftmax { .. } => {
+                return Err(SamplingError::invalid("GumbelSoftmax has no exact distribution"))
+            }
             Sampling::All { temperature }
             | Sampling::TopK { temperature, .. }
             | Sampling::TopP { temperature, .. }
@@ -88,7 +88,7 @@ impl CandlePort {
         apply_steps(&self.steps, &mut prs);
         let weights = candle_selection(&self.sampling, prs);
         let just_weights: Vec<f32> = weights.iter().map(|(_, w)| *w).collect();
-        WeightedIndex::new(&just_weights).map_err(|e| e.to_string())?;
+        WeightedIndex::new(&just_weights).map_err(|e| SamplingError::Candle(e.to_string()))?;
         Ok(Distribution::from_weights(
             weights.into_iter().map(|(i, w)| (i, f64::from(w))),
             vocab,
@@ -100,19 +100,19 @@ impl CandlePort {
     }
 
     /// One draw with the real `LogitsProcessor`, closure included.
-    pub fn draw(&self, processor: &mut LogitsProcessor, prepared: &Tensor) -> Result<u32, String> {
+    pub fn draw(&self, processor: &mut LogitsProcessor, prepared: &Tensor) -> Result<u32, SamplingError> {
         processor
             .sample_f(prepared, |prs| apply_steps(&self.steps, prs))
-            .map_err(|e| e.to_string())
+            .map_err(SamplingError::from)
     }
 }
 
 /// candle's probabilities: `softmax_last_dim(logits / T)` with candle's own ops.
-fn candle_probs(logits: &Tensor, temperature: f64) -> Result<Vec<f32>, String> {
-    let scaled = (logits / temperature).map_err(|e| e.to_string())?;
+fn candle_probs(logits: &Tensor, temperature: f64) -> Result<Vec<f32>, SamplingError> {
+    let scaled = (logits / temperature)?;
     candle_nn::ops::softmax_last_dim(&scaled)
         .and_then(|t| t.to_vec1())
-        .map_err(|e| e.to_string())
+        .map_err(SamplingError::from)
 }
 
 /// The `(token, weight)` pairs `LogitsProcessor` hands to `WeightedIndex` for `sampling`.

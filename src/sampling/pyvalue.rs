@@ -3,6 +3,7 @@
 //! transformers' checks look at Python types (`temperature=2` fails where `2.0` passes) and its
 //! messages print Python reprs (`1e-07`, `2.0`, `None`), so the values keep both.
 
+use super::SamplingError;
 use serde_json::Value;
 
 /// A keyword-argument value: `None`, a bool, an int or a float, as Python would hold it.
@@ -16,7 +17,7 @@ pub enum PyValue {
 
 impl PyValue {
     /// JSON as Python's `json.loads` reads it: `2` is an int, `2.0` a float, `null` is None.
-    pub fn from_json(key: &str, value: &Value) -> Result<Self, String> {
+    pub fn from_json(key: &str, value: &Value) -> Result<Self, SamplingError> {
         match value {
             Value::Null => Ok(PyValue::None),
             Value::Bool(b) => Ok(PyValue::Bool(*b)),
@@ -24,12 +25,14 @@ impl PyValue {
                 if let Some(i) = n.as_i64() {
                     Ok(PyValue::Int(i))
                 } else if n.is_u64() {
-                    Err(format!("`{key}` is too large: {n}"))
+                    Err(SamplingError::Invalid(format!("`{key}` is too large: {n}")))
                 } else {
                     Ok(PyValue::Float(n.as_f64().unwrap_or(f64::NAN)))
                 }
             }
-            other => Err(format!("`{key}` must be a number, a bool or null, not {other}")),
+            other => Err(SamplingError::Invalid(format!(
+                "`{key}` must be a number, a bool or null, not {other}"
+            ))),
         }
     }
 

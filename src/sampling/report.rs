@@ -12,6 +12,7 @@ use super::rust_code::{port_program, port_text};
 use super::steps::ProbStep;
 use super::thresholds::Threshold;
 use super::transformers_js;
+use super::SamplingError;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -219,7 +220,7 @@ impl Columns {
                 candle: Some(port_text(&d.candle_port())),
             },
             Err(e) => DflashEntry {
-                entry: entry("sample() raises".into(), Err(&e.to_string()), Vec::new()),
+                entry: entry("sample() raises".into(), Err(e), Vec::new()),
                 ignored: Vec::new(),
                 candle: None,
             },
@@ -245,7 +246,7 @@ impl Columns {
                 }
             }
             Err(e) => TransformersJsEntry {
-                entry: entry("generate() throws".into(), Err(&e.to_string()), Vec::new()),
+                entry: entry("generate() throws".into(), Err(e), Vec::new()),
                 version: transformers_js::VERSION,
                 ignored: Vec::new(),
                 switched_to_greedy: false,
@@ -297,7 +298,7 @@ impl Columns {
     }
 }
 
-fn entry(sampling: String, dist: Result<&Distribution, &String>, notes: Vec<String>) -> Entry {
+fn entry(sampling: String, dist: Result<&Distribution, &SamplingError>, notes: Vec<String>) -> Entry {
     match dist {
         Ok(d) => Entry {
             sampling,
@@ -312,7 +313,7 @@ fn entry(sampling: String, dist: Result<&Distribution, &String>, notes: Vec<Stri
             kept: 0,
             support: Vec::new(),
             entropy: None,
-            error: Some(e.clone()),
+            error: Some(e.to_string()),
             notes,
         },
     }

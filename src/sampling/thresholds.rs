@@ -134,7 +134,7 @@ fn candle_all(t: f64, logits: &[f32]) -> Threshold {
     let detail = match CandlePort::plain(sampling).distribution(logits, &[]) {
         Ok(d) if d.kept() == 1 => format!("samples, but only token {} has a nonzero f32 weight", d.support[0].0),
         Ok(d) => format!("samples from {} tokens", d.kept()),
-        Err(e) => e,
+        Err(e) => e.to_string(),
     };
     row(system, Behaviour::Sample, detail)
 }

@@ -1,11 +1,10 @@
 //! The model in the browser: a `Lab` owns one loaded model; a `Generation` is one streamed answer
 //! whose every step can be inspected afterwards.
 
-use super::{args, error, generation_config, to_js, DrawJob};
+use super::{args, error, generation_config, to_js, StepLogits};
 use crate::generation::speculative::{self, DraftSource, Speculative};
-use crate::generation::{step_inspection, PromptCache, Sampler, Semantics, Session, StepReport};
+use crate::generation::{self, GenerationError, PromptCache, Sampler, Semantics, Session};
 use crate::model::{hub::HubFiles, Chat, Model, Precision};
-use crate::sampling::{Analysis, Inspection};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -76,8 +75,8 @@ impl Lab {
     /// `fast` (candle's quantized matmuls, activations rounded to 8 bits).
     #[wasm_bindgen(js_name = fromGguf)]
     pub fn from_gguf(bytes: &[u8], precision: &str) -> Result<Lab, JsError> {
-        let precision: Precision = precision.parse().map_err(error)?;
-        Ok(Lab::new(Model::from_gguf(bytes, precision).map_err(error)?))
+        let precision: Precision = precision.parse()?;
+        Ok(Lab::new(Model::from_gguf(bytes, precision)?))
     }
 
     /// The Hugging Face Hub layout: `config.json`, `model.safetensors`, `tokenizer.json`, and the
@@ -97,7 +96,7 @@ impl Lab {
             tokenizer_config,
             generation_config,
         };
-        Ok(Lab::new(Model::from_hub(&files).map_err(error)?))
+        Ok(Lab::new(Model::from_hub(&files)?))
     }
 
     fn new(model: Model) -> Lab {
@@ -114,7 +113,7 @@ impl Lab {
 
     /// `text`'s ids and their display texts (no special tokens added).
     pub fn tokenize(&self, text: &str) -> Result<JsValue, JsError> {
-        let ids = self.model.tokenizer.encode(text).map_err(error)?;
+        let ids = self.model.tokenizer.encode(text)?;
         to_js(&self.rendered(text.to_string(), ids))
     }
 
@@ -126,8 +125,8 @@ impl Lab {
         #[wasm_bindgen(unchecked_param_type = "ChatInput")] chat: JsValue,
     ) -> Result<JsValue, JsError> {
         let chat = parse_chat(chat)?;
-        let text = self.model.chat.conversation(&chat).map_err(error)? + &chat.answer_prefix;
-        let ids = self.model.chat_ids(&chat).map_err(error)?;
+        let text = self.model.chat.conversation(&chat)? + &chat.answer_prefix;
+        let ids = self.model.chat_ids(&chat)?;
         to_js(&self.rendered(text, ids))
     }
 
@@ -136,55 +135,27 @@ impl Lab {
         Rendered { text, ids, tokens }
     }
 
-    /// The report of `sampling-lab inspect --model` for the token after the chat.
-    pub fn inspect(
+    /// The token after the chat: its logits (from the prompt cache when the chat's tokens
+    /// extend the last prompt) and the ids they came after.
+    #[wasm_bindgen(js_name = nextStep)]
+    pub fn next_step(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ChatInput")] chat: JsValue,
-        params_json: &str,
-        generation_config_json: Option<String>,
-    ) -> Result<JsValue, JsError> {
-        let input = self.next_token(chat, params_json, generation_config_json)?;
-        report(&self.model, &input)
-    }
-
-    /// The Monte Carlo input for the token after the chat, for workers without the model.
-    #[wasm_bindgen(js_name = drawJob)]
-    pub fn draw_job(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "ChatInput")] chat: JsValue,
-        params_json: &str,
-        generation_config_json: Option<String>,
-    ) -> Result<DrawJob, JsError> {
-        let input = self.next_token(chat, params_json, generation_config_json)?;
-        Ok(DrawJob::new(input, params_json))
-    }
-
-    /// The raw next-token logits after the chat.
-    #[wasm_bindgen(js_name = nextLogits)]
-    pub fn next_logits(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "ChatInput")] chat: JsValue,
-    ) -> Result<Vec<f32>, JsError> {
-        let ids = self.model.chat_ids(&parse_chat(chat)?).map_err(error)?;
-        self.logits_after(&ids)
+    ) -> Result<StepLogits, JsError> {
+        let ids = self.model.chat_ids(&parse_chat(chat)?)?;
+        let logits = self.prompts.borrow_mut().logits_after(&self.model, &ids)?;
+        Ok(StepLogits::from(generation::StepLogits::new(
+            self.model.clone(),
+            logits,
+            ids,
+        )))
     }
 
     /// The raw next-token logits after any `ids`, from a fresh prefill (a generation's context
     /// checked against a forward that never saw its cache).
     #[wasm_bindgen(js_name = nextLogitsAfter)]
     pub fn next_logits_after(&self, ids: Vec<u32>) -> Result<Vec<f32>, JsError> {
-        self.model.next_logits(&ids).map_err(error)
-    }
-
-    fn next_token(&self, chat: JsValue, params_json: &str, gc: Option<String>) -> Result<Inspection, JsError> {
-        let (args, gc) = (args(params_json)?, generation_config(gc)?);
-        let ids = self.model.chat_ids(&parse_chat(chat)?).map_err(error)?;
-        let logits = self.logits_after(&ids)?;
-        step_inspection(&self.model, logits, &ids, args, gc).map_err(error)
-    }
-
-    fn logits_after(&self, ids: &[u32]) -> Result<Vec<f32>, JsError> {
-        self.prompts.borrow_mut().logits_after(&self.model, ids).map_err(error)
+        Ok(self.model.next_logits(&ids)?)
     }
 
     /// DFlash's speculative decode loop on the chat (exact precision): `draft` is `greedy`,
@@ -205,10 +176,10 @@ impl Lab {
             .generation_config_or(generation_config(options.generation_config)?);
         let settings = Speculative {
             block_size,
-            draft: draft.parse::<DraftSource>().map_err(error)?,
+            draft: draft.parse::<DraftSource>()?,
             max_new_tokens: options.max_new_tokens,
         };
-        let prompt = self.model.chat_ids(&parse_chat(chat)?).map_err(error)?;
+        let prompt = self.model.chat_ids(&parse_chat(chat)?)?;
         let seed = args.seed_or(options.seed);
         let result = speculative::speculate(
             self.model.clone(),
@@ -218,9 +189,8 @@ impl Lab {
             options.semantics,
             &settings,
             seed,
-        )
-        .map_err(error)?;
-        let mut value = serde_json::to_value(&result).map_err(error)?;
+        )?;
+        let mut value = serde_json::to_value(&result)?;
         let named = result
             .rounds
             .iter()
@@ -246,8 +216,13 @@ impl Lab {
         block_size: usize,
         temperatures: Vec<f64>,
     ) -> Result<JsValue, JsError> {
-        let prompt = self.model.chat_ids(&parse_chat(chat)?).map_err(error)?;
-        to_js(&speculative::acceptance_curve(self.model.clone(), &prompt, block_size, &temperatures).map_err(error)?)
+        let prompt = self.model.chat_ids(&parse_chat(chat)?)?;
+        to_js(&speculative::acceptance_curve(
+            self.model.clone(),
+            &prompt,
+            block_size,
+            &temperatures,
+        )?)
     }
 
     /// Prefills the chat and returns a generation to step through; nothing is sampled yet.
@@ -263,11 +238,11 @@ impl Lab {
             .model
             .generation_config_or(generation_config(options.generation_config)?);
         let seed = args.seed_or(options.seed);
-        let sampler = Sampler::new(options.semantics, &args, gc.as_ref(), seed).map_err(error)?;
-        let prompt = self.model.chat_ids(&parse_chat(chat)?).map_err(error)?;
+        let sampler = Sampler::new(options.semantics, &args, gc.as_ref(), seed)?;
+        let prompt = self.model.chat_ids(&parse_chat(chat)?)?;
         let session = Session::resume(
             self.model.clone(),
-            self.prompts.borrow_mut().prefill(&self.model, prompt).map_err(error)?,
+            self.prompts.borrow_mut().prefill(&self.model, prompt)?,
             sampler,
             options.max_new_tokens,
         );
@@ -310,7 +285,7 @@ impl Generation {
     /// Chooses and runs the next token: `{index, token, token_text, text, finish}`, or `null`
     /// once finished. Call it in a loop that yields between steps so that a cancel can arrive.
     pub fn step(&mut self) -> Result<JsValue, JsError> {
-        match self.session.step().map_err(error)? {
+        match self.session.step()? {
             Some(step) => to_js(&step),
             None => Ok(JsValue::NULL),
         }
@@ -319,20 +294,12 @@ impl Generation {
     /// Chooses `token` at generated step `index` instead: the cache is cut back to it and the
     /// forced step returned (`step` goes on from there); the steps after it become a branch.
     pub fn branch(&mut self, index: usize, token: u32) -> Result<JsValue, JsError> {
-        to_js(&self.session.branch(index, token).map_err(error)?)
+        to_js(&self.session.branch(index, token)?)
     }
 
     /// Goes back to left branch `number`: its steps from its fork on.
     pub fn restore(&mut self, number: usize) -> Result<JsValue, JsError> {
-        to_js(&self.session.restore(number).map_err(error)?)
-    }
-
-    /// The `n` most probable tokens at generated step `index` under the model's own softmax:
-    /// `[[token, p, text], …]`.
-    pub fn candidates(&self, index: usize, n: usize) -> Result<JsValue, JsError> {
-        let steps = self.session.steps();
-        let top = self.session.candidates(index, n);
-        to_js(&top.ok_or_else(|| error(format!("step {index} does not exist: {steps} tokens were generated")))?)
+        to_js(&self.session.restore(number)?)
     }
 
     /// The branches left behind: `[{fork, tokens, text}]`.
@@ -360,52 +327,20 @@ impl Generation {
         self.session.generated().to_vec()
     }
 
-    /// The report for generated token `index`, from the logits the model gave at that step.
-    pub fn inspect(
-        &self,
-        index: usize,
-        params_json: &str,
-        generation_config_json: Option<String>,
-    ) -> Result<JsValue, JsError> {
-        let input = self.step_input(index, params_json, generation_config_json)?;
-        report(self.session.model(), &input)
-    }
-
-    /// The Monte Carlo input for generated token `index`, for workers without the model.
-    #[wasm_bindgen(js_name = drawJob)]
-    pub fn draw_job(
-        &self,
-        index: usize,
-        params_json: &str,
-        generation_config_json: Option<String>,
-    ) -> Result<DrawJob, JsError> {
-        let input = self.step_input(index, params_json, generation_config_json)?;
-        Ok(DrawJob::new(input, params_json))
-    }
-
-    /// The raw logits that produced generated token `index`.
-    #[wasm_bindgen(js_name = logitsAt)]
-    pub fn logits_at(&self, index: usize) -> Result<Vec<f32>, JsError> {
-        Ok(self.at(index)?.0.to_vec())
-    }
-
-    fn at(&self, index: usize) -> Result<(&[f32], &[u32]), JsError> {
+    /// Generated token `index`: the logits the model gave at that step and the ids before it.
+    #[wasm_bindgen(js_name = stepAt)]
+    pub fn step_at(&self, index: usize) -> Result<StepLogits, JsError> {
         let steps = self.session.steps();
-        self.session
-            .at(index)
-            .ok_or_else(|| error(format!("step {index} does not exist: {steps} tokens were generated")))
-    }
-
-    fn step_input(&self, index: usize, params_json: &str, gc: Option<String>) -> Result<Inspection, JsError> {
-        let (args, gc) = (args(params_json)?, generation_config(gc)?);
-        let (logits, context) = self.at(index)?;
-        step_inspection(self.session.model(), logits.to_vec(), context, args, gc).map_err(error)
+        let step = self.session.step_logits(index).ok_or_else(|| {
+            GenerationError::invalid(format!("step {index} does not exist: {steps} tokens were generated"))
+        })?;
+        Ok(StepLogits::from(step))
     }
 }
 
 fn parse_options(options: JsValue) -> Result<Options, JsError> {
     if options.is_undefined() || options.is_null() {
-        serde_json::from_str("{}").map_err(error)
+        Ok(serde_json::from_str("{}")?)
     } else {
         serde_wasm_bindgen::from_value(options).map_err(|e| error(format!("generation options: {e}")))
     }
@@ -413,8 +348,4 @@ fn parse_options(options: JsValue) -> Result<Options, JsError> {
 
 fn parse_chat(chat: JsValue) -> Result<Chat, JsError> {
     serde_wasm_bindgen::from_value(chat).map_err(|e| error(format!("chat: {e}")))
-}
-
-fn report(model: &Model, input: &Inspection) -> Result<JsValue, JsError> {
-    to_js(&StepReport::new(model, input, &Analysis::run(input)))
 }

@@ -1,7 +1,7 @@
 //! Model-free entry points: the core over logits the caller already has (a `.npy` file, a
 //! synthetic row such as the ties lab's `[3, 2, 2, 1]`).
 
-use super::{args, error, generation_config, to_js};
+use super::{args, generation_config, to_js};
 use crate::logits_file;
 use crate::sampling::{monte_carlo, Analysis, Inspection, Part};
 use wasm_bindgen::prelude::*;
@@ -14,7 +14,7 @@ fn inspection(
 ) -> Result<Inspection, JsError> {
     let args = args(params_json)?;
     let generation_config = generation_config(generation_config_json)?;
-    Inspection::new(logits, args, generation_config, context_ids).map_err(error)
+    Ok(Inspection::new(logits, args, generation_config, context_ids)?)
 }
 
 /// The report of every column for one step's logits.
@@ -44,7 +44,7 @@ pub fn monte_carlo(
     part: Option<usize>,
     parts: Option<usize>,
 ) -> Result<MonteCarloRun, JsError> {
-    let part = Part::new(part.unwrap_or(0), parts.unwrap_or(1)).map_err(error)?;
+    let part = Part::new(part.unwrap_or(0), parts.unwrap_or(1))?;
     let input = inspection(logits, params_json, generation_config_json, context_ids)?;
     Ok(MonteCarloRun {
         run: Analysis::run(&input).monte_carlo_run(&input, draws, seed, part),
@@ -103,7 +103,7 @@ pub struct MonteCarloRun {
 impl MonteCarloRun {
     /// Makes up to `draws` more draws (both ports together); the number done so far.
     pub fn advance(&mut self, draws: usize) -> Result<usize, JsError> {
-        self.run.advance(draws).map_err(error)
+        Ok(self.run.advance(draws)?)
     }
 
     #[wasm_bindgen(getter)]
@@ -123,7 +123,7 @@ impl MonteCarloRun {
 
     /// Adds the `counts` of another part of the same run.
     pub fn absorb(&mut self, counts: Vec<u64>) -> Result<(), JsError> {
-        self.run.absorb(&counts).map_err(error)
+        Ok(self.run.absorb(&counts)?)
     }
 
     /// Each port's `[port, draws, tv_to_exact, bound]` so far, for a convergence picture.
@@ -140,5 +140,5 @@ impl MonteCarloRun {
 /// Logits from `.npy` (1-D float32) or JSON-array bytes.
 #[wasm_bindgen(js_name = parseLogits)]
 pub fn parse_logits(bytes: &[u8]) -> Result<Vec<f32>, JsError> {
-    logits_file::parse_logits(bytes).map_err(|e| JsError::new(&e))
+    Ok(logits_file::parse_logits(bytes)?)
 }

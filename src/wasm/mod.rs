@@ -7,9 +7,11 @@
 
 mod lab;
 mod logits;
+mod step;
 
 pub use lab::{Generation, Lab};
 pub use logits::{inspect, monte_carlo, parse_logits, DrawJob, MonteCarloRun};
+pub use step::StepLogits;
 
 use crate::sampling::{GenerateArgs, GenerationConfig};
 use serde::Serialize;
@@ -30,7 +32,7 @@ pub fn simd() -> bool {
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsError::new(&e.to_string()))
+        .map_err(JsError::from)
 }
 
 fn error(message: impl std::fmt::Display) -> JsError {
@@ -38,7 +40,7 @@ fn error(message: impl std::fmt::Display) -> JsError {
 }
 
 fn args(params_json: &str) -> Result<GenerateArgs, JsError> {
-    GenerateArgs::from_json_str(params_json).map_err(error)
+    Ok(GenerateArgs::from_json_str(params_json)?)
 }
 
 /// An absent or blank `generation_config.json` is "the model has none".
@@ -46,7 +48,7 @@ fn generation_config(json: Option<String>) -> Result<Option<GenerationConfig>, J
     json.filter(|text| !text.trim().is_empty())
         .map(|text| GenerationConfig::from_json_str(&text))
         .transpose()
-        .map_err(error)
+        .map_err(JsError::from)
 }
 
 /// Aborts the instance exactly as a Rust panic does, so that the worker's crash recovery can be

@@ -134,10 +134,14 @@ test("a long session does not leak: 500 inspects and 20 generations leave wasm m
     const chat = { messages: [{ role: "user", content: "How do you say thank you in Chinese?" }], answer_prefix: 'In Chinese, you can say "' };
     const params = ['{"do_sample": true, "temperature": 0.7}', '{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}'];
     const round = (i) => {
-      for (let j = 0; j < 25; j++) lab.inspect(chat, params[j % 2], null);
+      const inspected = (step, params) => {
+        step.inspect(params, null);
+        step.free();
+      };
+      for (let j = 0; j < 25; j++) inspected(lab.nextStep(chat), params[j % 2]);
       const generation = lab.startGeneration(chat, { params: params[i % 2], seed: i, maxNewTokens: 8 });
       while (generation.step() !== null);
-      generation.inspect(3, params[0], null);
+      inspected(generation.stepAt(3), params[0]);
       generation.free();
     };
     round(0);
@@ -172,13 +176,13 @@ test("in the browser, a branch's logits at its first new step equal a fresh forw
   const result = await page.evaluate((chat) => {
     const lab = window.lab;
     const generation = lab.generate(chat, { params: '{"do_sample": true}', seed: 3, maxNewTokens: 6 }, () => true);
-    const [, second] = generation.candidates(2, 2);
-    const other = second[0] === generation.generatedIds()[2] ? generation.candidates(2, 1)[0][0] : second[0];
+    const [first, second] = generation.stepAt(2).candidates(2);
+    const other = second[0] === generation.generatedIds()[2] ? first[0] : second[0];
     generation.branch(2, other);
     generation.step();
     const ids = [...generation.promptIds(), ...generation.generatedIds()];
     const context = ids.slice(0, generation.promptIds().length + 3);
-    const cached = generation.logitsAt(3);
+    const cached = generation.stepAt(3).logits;
     const fresh = lab.nextLogitsAfter(Uint32Array.from(context));
     let diff = 0;
     for (let i = 0; i < fresh.length; i++) diff = Math.max(diff, Math.abs(cached[i] - fresh[i]));
@@ -195,7 +199,7 @@ test("the wasm API streams tokens to a callback, stops when it returns false, an
     const lab = window.lab;
     const seen = [];
     const generation = lab.generate(chat, { params: "{}", maxNewTokens: 32 }, (step) => { seen.push(step); return seen.length < 5; });
-    const report = generation.inspect(4, '{"do_sample": true, "temperature": 0.7, "top_k": 40}', null);
+    const report = generation.stepAt(4).inspect('{"do_sample": true, "temperature": 0.7, "top_k": 40}', null);
     let error = null;
     try { lab.startGeneration(chat, { semantics: "sideways" }); } catch (e) { error = e instanceof Error ? e.message : `not an Error: ${e}`; }
     return { seen, steps: generation.steps, ids: Array.from(generation.generatedIds()), kept: report.hf.kept, contextLength: report.context_ids.length, error };
@@ -257,10 +261,10 @@ test("a generation of the prompt just inspected goes on from its prefill, step f
     const options = { params: '{"do_sample": true, "temperature": 0.7}', seed: 5, maxNewTokens: 12 };
     const run = (generation) => {
       while (generation.step() !== null);
-      const logits = Array.from({ length: generation.steps }, (_, i) => Array.from(generation.logitsAt(i)));
+      const logits = Array.from({ length: generation.steps }, (_, i) => Array.from(generation.stepAt(i).logits));
       return { ids: Array.from(generation.generatedIds()), logits };
     };
-    lab.inspect(chat, "{}", null);
+    lab.nextStep(chat).inspect("{}", null);
     const resumed = run(lab.startGeneration(chat, options));
     const prefilled = run(lab.startGeneration(chat, options)); // the inspected prefill is used up
     return { resumed, prefilled };
@@ -281,7 +285,7 @@ function readNpy(path) {
 
 test("the wasm build's exact logits are transformers' logits within 1e-4 on the reference context", async () => {
   const page = await pageWithLab();
-  const logits = await page.evaluate((chat) => Array.from(window.lab.nextLogits(chat)), REFERENCE_CHAT);
+  const logits = await page.evaluate((chat) => Array.from(window.lab.nextStep(chat).logits), REFERENCE_CHAT);
   const expected = readNpy("tests/fixtures/logits/reference.npy");
   assert.equal(logits.length, expected.length);
   const deviation = logits.reduce((worst, x, i) => Math.max(worst, Math.abs(x - expected[i])), 0);

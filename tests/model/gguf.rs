@@ -2,9 +2,9 @@
 //! KV-cached decoding, generation, and bad files.
 
 use super::*;
-use sampling_lab::generation::{Sampler, Semantics, Session};
+use sampling_lab::generation::{GenerationError, Sampler, Semantics, Session};
 use sampling_lab::model::{Chat, Message, ModelError};
-use sampling_lab::sampling::GenerateArgs;
+use sampling_lab::sampling::{GenerateArgs, SamplingError};
 
 #[test]
 fn tokenizer_ids_equal_transformers_on_the_corpus() {
@@ -184,7 +184,11 @@ fn seeded_sampling_is_reproducible_for_every_semantics() {
 fn invalid_parameters_are_refused_before_generation_for_hf_semantics() {
     let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "temperature": 0.0}"#).unwrap();
     let err = Sampler::new(Semantics::Hf, &args, None, 0).err().unwrap();
-    assert!(err.contains("strictly positive float"), "{err}");
+    assert!(
+        matches!(err, GenerationError::Sampling(SamplingError::Refused(_))),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("strictly positive float"), "{err}");
     assert!(
         Sampler::new(Semantics::Literal, &args, None, 0).is_ok(),
         "the literal port accepts it silently"

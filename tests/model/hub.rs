@@ -4,10 +4,11 @@
 
 use super::*;
 use candle_core::DType;
-use sampling_lab::generation::{step_inspection, StepReport};
+use sampling_lab::generation::StepLogits;
 use sampling_lab::model::export::hub_files_from_gguf;
 use sampling_lab::model::hub::HubFiles;
 use sampling_lab::sampling::{Analysis, GenerateArgs};
+use std::sync::Arc;
 
 fn hub_files(dtype: DType) -> HubFiles {
     static F32: OnceLock<HubFiles> = OnceLock::new();
@@ -79,8 +80,9 @@ fn the_checkpoints_generation_config_applies_under_the_callers_arguments() {
     assert!(model.info.has_generation_config);
     let (ids, logits) = reference_logits();
     let args = GenerateArgs::from_json_str(r#"{"temperature": 0.7}"#).unwrap();
-    let input = step_inspection(&model, logits, &ids, args, None).unwrap();
-    let report = serde_json::to_value(StepReport::new(&model, &input, &Analysis::run(&input))).unwrap();
+    let step = StepLogits::new(Arc::new(model), logits, ids);
+    let input = step.inspection(args, None).unwrap();
+    let report = serde_json::to_value(step.report(&input, &Analysis::run(&input))).unwrap();
     let values = &report["effective_params"];
     assert_eq!(values["temperature"], 0.7, "{values}");
     assert_eq!(values["top_p"], 0.9, "{values}");

@@ -4,7 +4,7 @@
 
 use super::{model, LOGITS_TOLERANCE};
 use sampling_lab::generation::speculative::{speculate, DraftSource, ModelTarget, Speculation, Speculative, Target};
-use sampling_lab::generation::{Sampler, Semantics, Session};
+use sampling_lab::generation::{GenerationError, Sampler, Semantics, Session};
 use sampling_lab::model::Model;
 use sampling_lab::model::{Chat, Precision};
 use sampling_lab::sampling::GenerateArgs;
@@ -33,7 +33,7 @@ fn at_temperature_zero(
     draft: DraftSource,
     block_size: usize,
     max_new_tokens: usize,
-) -> Result<Speculation, String> {
+) -> Result<Speculation, GenerationError> {
     let settings = Speculative {
         block_size,
         draft,
@@ -136,7 +136,9 @@ fn after_a_rejection_the_cut_back_cache_gives_a_fresh_forward_s_logits() {
 #[test]
 fn fast_precision_refuses_speculation_by_name() {
     let prompt = prompt_ids(PROMPTS[0].0, PROMPTS[0].1);
-    let err = at_temperature_zero(Precision::Fast, &prompt, DraftSource::Greedy, 4, 4).unwrap_err();
+    let err = at_temperature_zero(Precision::Fast, &prompt, DraftSource::Greedy, 4, 4)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("exact precision"), "{err}");
 }
 
@@ -159,7 +161,7 @@ impl Remembered {
 }
 
 impl Target for Remembered {
-    fn extend(&mut self, ids: &[u32]) -> Result<Vec<Vec<f32>>, String> {
+    fn extend(&mut self, ids: &[u32]) -> Result<Vec<Vec<f32>>, GenerationError> {
         let mut out = Vec::new();
         for &id in ids {
             self.cached.push(id);
@@ -168,7 +170,7 @@ impl Target for Remembered {
         }
         Ok(out)
     }
-    fn truncate(&mut self, len: usize) -> Result<(), String> {
+    fn truncate(&mut self, len: usize) -> Result<(), GenerationError> {
         self.cached.truncate(len);
         Ok(())
     }

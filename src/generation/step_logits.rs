@@ -1,0 +1,75 @@
+//! One step's logits and the ids they came after, with the model that gave them: the token after
+//! a chat, or any generated token. Whatever is asked about a step — the report, the Monte Carlo
+//! input, the tokens a branch can choose from — is asked of this one type, whichever the step.
+
+use crate::model::Model;
+use crate::sampling::{Analysis, Distribution, GenerateArgs, GenerationConfig, Inspection, Report, SamplingError};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+#[derive(Clone)]
+pub struct StepLogits {
+    model: Arc<Model>,
+    pub logits: Vec<f32>,
+    pub context_ids: Vec<u32>,
+}
+
+impl StepLogits {
+    pub fn new(model: Arc<Model>, logits: Vec<f32>, context_ids: Vec<u32>) -> Self {
+        StepLogits {
+            model,
+            logits,
+            context_ids,
+        }
+    }
+
+    /// The core's input for this step: the model's own `generation_config.json` applies unless
+    /// the caller gives one, as `generate()` starts from the checkpoint's.
+    pub fn inspection(
+        &self,
+        args: GenerateArgs,
+        generation_config: Option<GenerationConfig>,
+    ) -> Result<Inspection, SamplingError> {
+        let generation_config = self.model.generation_config_or(generation_config);
+        Inspection::new(self.logits.clone(), args, generation_config, self.context_ids.clone())
+    }
+
+    /// The report of `input` (this step's inspection), with the text of every token it lists.
+    pub fn report(&self, input: &Inspection, analysis: &Analysis) -> StepReport {
+        let report = analysis.report();
+        let mut ids = BTreeSet::new();
+        for (_, entry) in report.entries() {
+            ids.extend(entry.support.iter().map(|(id, _)| *id));
+        }
+        StepReport {
+            report,
+            context_ids: input.context_ids.clone(),
+            tokens: ids
+                .into_iter()
+                .map(|id| (id.to_string(), Value::String(self.model.tokenizer.token_text(id))))
+                .collect(),
+        }
+    }
+
+    /// The `n` most probable tokens under the model's own distribution (softmax of the raw
+    /// logits, nothing truncated): what a branch can choose from, whatever a generation's
+    /// arguments kept. `(token, probability, text)`.
+    pub fn candidates(&self, n: usize) -> Vec<(u32, f64, String)> {
+        let model = Distribution::softmax_of_finite(&self.logits);
+        let top = model.support.into_iter().take(n);
+        top.map(|(id, p)| (id, p, self.model.tokenizer.token_text(id)))
+            .collect()
+    }
+}
+
+/// The core's report for one step of a model: the ids it saw and each listed token's text.
+#[derive(Serialize)]
+pub struct StepReport {
+    #[serde(flatten)]
+    pub report: Report,
+    pub context_ids: Vec<u32>,
+    /// Each support token's text, by id.
+    pub tokens: Map<String, Value>,
+}

@@ -1,0 +1,55 @@
+//! One step of a model — the token after a chat (`Lab.nextStep`) or a generated token
+//! (`Generation.stepAt`) — and everything the page asks about it, whichever the step.
+
+use super::{args, generation_config, to_js, DrawJob};
+use crate::generation;
+use crate::sampling::Analysis;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+pub struct StepLogits {
+    step: generation::StepLogits,
+}
+
+impl From<generation::StepLogits> for StepLogits {
+    fn from(step: generation::StepLogits) -> Self {
+        StepLogits { step }
+    }
+}
+
+#[wasm_bindgen]
+impl StepLogits {
+    /// The report of `sampling-lab inspect --model` for this step.
+    pub fn inspect(&self, params_json: &str, generation_config_json: Option<String>) -> Result<JsValue, JsError> {
+        let input = self
+            .step
+            .inspection(args(params_json)?, generation_config(generation_config_json)?)?;
+        to_js(&self.step.report(&input, &Analysis::run(&input)))
+    }
+
+    /// The Monte Carlo input for this step, for workers without the model.
+    #[wasm_bindgen(js_name = drawJob)]
+    pub fn draw_job(&self, params_json: &str, generation_config_json: Option<String>) -> Result<DrawJob, JsError> {
+        let input = self
+            .step
+            .inspection(args(params_json)?, generation_config(generation_config_json)?)?;
+        Ok(DrawJob::new(input, params_json))
+    }
+
+    /// The `n` most probable tokens under the model's own softmax: `[[token, p, text], …]`.
+    pub fn candidates(&self, n: usize) -> Result<JsValue, JsError> {
+        to_js(&self.step.candidates(n))
+    }
+
+    /// The raw logits of this step.
+    #[wasm_bindgen(getter)]
+    pub fn logits(&self) -> Vec<f32> {
+        self.step.logits.clone()
+    }
+
+    /// The ids the logits came after (prompt and any generated tokens before this step).
+    #[wasm_bindgen(getter, js_name = contextIds)]
+    pub fn context_ids(&self) -> Vec<u32> {
+        self.step.context_ids.clone()
+    }
+}
