@@ -1,6 +1,6 @@
 // The page: keeps its state in the URL (state.js), sends requests to the worker (protocol.js) and
 // draws what comes back (view.js). It computes none of the semantics.
-import { DEFAULT_MODEL_URL, Reply, Request } from "./protocol.js";
+import { Reply, Request } from "./protocol.js";
 import { DEFAULTS, parseState, stateQuery } from "./state.js";
 import { DEFAULT_SET, judge, loadExercises } from "./exercises.js";
 import { exportReport } from "./export.js";
@@ -9,6 +9,7 @@ import { Purpose, Requests } from "./requests.js";
 import { showSpeculation, TEMPERATURES } from "./speculative.js";
 import { addConvergence, finishConvergence, resetConvergence } from "./montecarlo.js";
 import { buildParamsForm, paramsText, showEffective, showParams } from "./params.js";
+import { page } from "./store.js";
 import { $, buildColumns, cutTokens, hideAlternatives, markSelected, nameGeneratedBytes, showAlternatives, showBranchChoices, showBranches, showChips, showMonteCarlo, showReport, showView, tokenButton } from "./view.js";
 
 /** [URL name, label, generate() arguments as JSON text (`0.0` stays a Python float), synthetic
@@ -37,50 +38,24 @@ const INPUTS = {
   semantics: "semantics", seed: "seed", max: "max-new-tokens",
 };
 
-let worker = null;
-const requests = new Requests((message) => worker.postMessage(message));
-let drawingSince = 0;
-let source = { kind: "url", url: DEFAULT_MODEL_URL };
-/** The source of the model that is running, to fall back on when another fails to load. */
-let loadedSource = null;
-let modelReady = false;
-/** The URL state's parts that live outside the inputs. */
-let preset = DEFAULTS.preset;
-let embed = DEFAULTS.embed;
-/** The generated token being inspected, or null for the token after the prompt. */
-let step = null;
-/** A step a link asked for: shown once the generation it belongs to has reached it. */
-let pendingStep = null;
-/** The arguments the current generation ran with ("" when there is none). */
-let generationParams = "";
-/** The exercise set in use, the open task, and the check waiting for its report. */
-let exercises = { path: "", set: null, index: 0 };
-let pendingJudge = null;
-/** The report on screen, redrawn when the view changes. */
-let lastReport = null;
-/** Plain decoding's last rate (tokens/s), to set beside a speculative run's. */
-let plainRate = null;
-/** How the distributions are drawn, and which columns are shown. */
-let view = DEFAULTS.view;
-let shown = DEFAULTS.cols.split(",");
-
+const requests = new Requests((message) => page.worker.postMessage(message));
 
 function startWorker() {
-  worker = new Worker(workerScript("worker.js"), { type: "module" });
-  worker.onmessage = ({ data }) => HANDLERS[data.type]?.(data);
-  worker.onerror = (e) => crashed(`the worker failed: ${e.message}`);
+  page.worker = new Worker(workerScript("worker.js"), { type: "module" });
+  page.worker.onmessage = ({ data }) => HANDLERS[data.type]?.(data);
+  page.worker.onerror = (e) => crashed(`the worker failed: ${e.message}`);
   loadModel();
 }
 
 function loadModel() {
   setBusy(true);
   setStatus("loading");
-  requests.send(Purpose.load, { type: Request.load, source, precision: $("precision").value });
+  requests.send(Purpose.load, { type: Request.load, source: page.source, precision: $("precision").value });
 }
 
 async function loadFile(file) {
   if (!file) return;
-  source = { kind: "bytes", name: file.name, bytes: await file.arrayBuffer() };
+  page.source = { kind: "bytes", name: file.name, bytes: await file.arrayBuffer() };
   loadModel();
 }
 
@@ -96,9 +71,9 @@ function hubBase(text) {
 }
 
 function crashed(message) {
-  modelReady = false;
+  page.modelReady = false;
   showError(`${message} — restarting the model`);
-  worker.terminate();
+  page.worker.terminate();
   startWorker();
 }
 
@@ -115,11 +90,11 @@ const generationConfig = () => $("generation-config").value.trim() || null;
 
 function refresh() {
   saveState();
-  if (!modelReady) return;
+  if (!page.modelReady) return;
   showError(null);
   const logits = $("logits").value.trim() || null;
-  if (step === null) requests.send(Purpose.render, { type: Request.render, chat: chat() });
-  requests.send(Purpose.inspect, { type: Request.inspect, chat: chat(), params: $("params").value, generationConfig: generationConfig(), step, logits });
+  if (page.step === null) requests.send(Purpose.render, { type: Request.render, chat: chat() });
+  requests.send(Purpose.inspect, { type: Request.inspect, chat: chat(), params: $("params").value, generationConfig: generationConfig(), step: page.step, logits });
 }
 
 function generate() {
@@ -130,12 +105,12 @@ function generate() {
   $("gen-stats").textContent = "";
   const options = {
     semantics: $("semantics").value,
-    params: generationParams || $("params").value,
+    params: page.generationParams || $("params").value,
     generationConfig: generationConfig(),
     seed: Number($("seed").value) || 0,
     maxNewTokens: Number($("max-new-tokens").value) || DEFAULTS.max,
   };
-  generationParams = options.params;
+  page.generationParams = options.params;
   showError(null);
   requests.send(Purpose.generation, { type: Request.generate, chat: chat(), options });
   $("cancel").disabled = false;
@@ -164,11 +139,11 @@ function busyGenerating(message) {
 
 /** Asks for a generated token's alternatives, under the arguments the generation ran with. */
 function lookAt(token, button) {
-  requests.send(Purpose.look, { type: Request.alternatives, step: token.index, params: generationParams || $("params").value, generationConfig: generationConfig() }, { token, button });
+  requests.send(Purpose.look, { type: Request.alternatives, step: token.index, params: page.generationParams || $("params").value, generationConfig: generationConfig() }, { token, button });
 }
 
 function speculate() {
-  if (!modelReady) return;
+  if (!page.modelReady) return;
   showError(null);
   $("spec-run").disabled = true;
   $("spec-status").textContent = "drafting and verifying…";
@@ -180,15 +155,15 @@ function speculate() {
 }
 
 function drawMonteCarlo() {
-  if (!modelReady) return;
+  if (!page.modelReady) return;
   showError(null);
   $("mc-status").textContent = "drawing…";
   $("mc-run").disabled = true;
   $("mc-cancel").disabled = false;
-  drawingSince = performance.now();
+  page.drawingSince = performance.now();
   resetConvergence();
   requests.send(Purpose.monteCarlo, {
-    type: Request.monteCarlo, chat: chat(), params: $("params").value, generationConfig: generationConfig(), step,
+    type: Request.monteCarlo, chat: chat(), params: $("params").value, generationConfig: generationConfig(), step: page.step,
     logits: $("logits").value.trim() || null, draws: Number($("mc-draws").value) || 10_000, seed: Number($("seed").value) || 0,
   });
 }
@@ -197,7 +172,7 @@ function showDrawProgress(done, total) {
   $("mc-progress").value = total ? done / total : 0;
   // Each draw runs candle's LogitsProcessor over the whole vocabulary (softmax, sort, weighted
   // index): a rate and the time left tell the user what a larger N will cost.
-  const rate = done / Math.max((performance.now() - drawingSince) / 1000, 1e-3);
+  const rate = done / Math.max((performance.now() - page.drawingSince) / 1000, 1e-3);
   const left = rate > 0 ? (total - done) / rate : Infinity;
   const eta = left < 90 ? `${Math.ceil(left)} s` : `${Math.ceil(left / 60)} min`;
   $("mc-status").textContent =
@@ -212,28 +187,28 @@ function drawingDone() {
 async function startExercises(path, index) {
   try {
     const set = await loadExercises(path === "default" ? DEFAULT_SET : path);
-    exercises = { path, set, index: 0 };
+    page.exercises = { path, set, index: 0 };
   } catch (e) {
-    linkProblems = `The exercises could not be opened: ${e.message}.`;
+    page.linkProblems = `The exercises could not be opened: ${e.message}.`;
     return showError(null);
   }
   $("exercises").hidden = false;
-  $("ex-set-title").textContent = exercises.set.title;
+  $("ex-set-title").textContent = page.exercises.set.title;
   showExercise(index);
 }
 
 function showExercise(index) {
-  const list = exercises.set.exercises;
-  exercises.index = Math.max(0, Math.min(index, list.length - 1));
-  const exercise = list[exercises.index];
-  $("ex-progress").textContent = `Exercise ${exercises.index + 1} of ${list.length}`;
+  const list = page.exercises.set.exercises;
+  page.exercises.index = Math.max(0, Math.min(index, list.length - 1));
+  const exercise = list[page.exercises.index];
+  $("ex-progress").textContent = `Exercise ${page.exercises.index + 1} of ${list.length}`;
   $("ex-title").textContent = exercise.title;
   $("ex-task").textContent = exercise.task;
   $("ex-result").textContent = "";
   $("ex-explanation").textContent = "";
   $("ex-answer").replaceChildren(...answerInputs(exercise));
-  $("ex-prev").disabled = exercises.index === 0;
-  $("ex-next").disabled = exercises.index === list.length - 1;
+  $("ex-prev").disabled = page.exercises.index === 0;
+  $("ex-next").disabled = page.exercises.index === list.length - 1;
   document.body.classList.add("exercise-open");
   applySetup(exercise.setup, exercise.setup.params);
 }
@@ -246,8 +221,8 @@ function applySetup(setup, params) {
   $("logits").value = setup.logits ?? "";
   $("params").value = params;
   showParams(params);
-  preset = "";
-  step = null;
+  page.preset = "";
+  page.step = null;
   refresh();
 }
 
@@ -271,11 +246,11 @@ function labelled(input, text, after = false) {
 }
 
 function checkExercise() {
-  const exercise = exercises.set.exercises[exercises.index];
+  const exercise = page.exercises.set.exercises[page.exercises.index];
   const kind = exercise.answer.kind;
   const answer = kind === "kept" || kind === "find" ? $("ex-input").value : document.querySelector("input[name=ex-choice]:checked")?.value;
   if (answer === undefined || answer.trim() === "") return ($("ex-result").textContent = "Give an answer first.");
-  pendingJudge = (report) => {
+  page.pendingJudge = (report) => {
     const { right, text } = judge(exercise, answer, report);
     $("ex-result").textContent = text;
     $("ex-explanation").textContent = exercise.explanation;
@@ -286,12 +261,12 @@ function checkExercise() {
 }
 
 function selectStep(index) {
-  step = index;
+  page.step = index;
   markSelected(index);
   $("branch-form").hidden = true;
   if (index !== null) {
     const drawn = Number($("completion").querySelector(`[data-step="${index}"]`)?.dataset.token);
-    requests.send(Purpose.branchChoices, { type: Request.alternatives, step: index, params: generationParams || $("params").value, generationConfig: generationConfig() }, { drawn });
+    requests.send(Purpose.branchChoices, { type: Request.alternatives, step: index, params: page.generationParams || $("params").value, generationConfig: generationConfig() }, { drawn });
   }
   $("inspecting").textContent = index === null ? "Showing: the token after the prompt" : `Showing: generated token ${index}`;
   refresh();
@@ -306,17 +281,17 @@ const HANDLERS = {
     setStatus(`downloading ${mb(loaded)}${total ? ` / ${mb(total)} (${Math.round((100 * loaded) / total)}%)` : ""}`);
   },
   [Reply.ready]: ({ info, timings }) => {
-    modelReady = true;
-    loadedSource = source;
+    page.modelReady = true;
+    page.loadedSource = page.source;
     setBusy(false);
     setStatus("ready");
     const seconds = ((timings.fetchMs + timings.parseMs) / 1000).toFixed(1);
     const from = timings.fromCache ? " from the browser's cache" : "";
-    $("model-name").textContent = modelName(source);
+    $("model-name").textContent = modelName(page.source);
     $("model-name").title = `the file's own name: ${info.name}`;
     $("model-info").textContent =
       `${info.weights} · ${info.precision} · SIMD ${$("model-info").dataset.simd} · loaded${from} in ${seconds} s`;
-    if (pendingStep !== null) return generate();
+    if (page.pendingStep !== null) return generate();
     refresh();
   },
   [Reply.rendered]: ({ rendered }) => showChips(rendered),
@@ -325,17 +300,17 @@ const HANDLERS = {
     if (!requests.is(Purpose.monteCarlo, id)) return;
     drawingDone();
     $("mc-status").textContent = cancelled ? `stopped after ${result.literal.draws ?? 0} draws per port` : "done";
-    showMonteCarlo(result, lastReport);
+    showMonteCarlo(result, page.lastReport);
     finishConvergence(result);
   },
   [Reply.distribution]: ({ id, report }) => {
     if (!requests.is(Purpose.inspect, id)) return;
-    lastReport = report;
+    page.lastReport = report;
     redraw();
     showEffective(report.effective);
-    if (pendingJudge) {
-      const judgeWith = pendingJudge;
-      pendingJudge = null;
+    if (page.pendingJudge) {
+      const judgeWith = page.pendingJudge;
+      page.pendingJudge = null;
       judgeWith(report);
     }
     if (report.hf.error) showError(report.hf.error);
@@ -344,8 +319,8 @@ const HANDLERS = {
     if (!requests.is(Purpose.generation, id)) return;
     $("completion").append(tokenButton(token, (t) => selectStep(t.index), lookAt));
     nameGeneratedBytes(token.index);
-    if (token.index === pendingStep) {
-      pendingStep = null;
+    if (token.index === page.pendingStep) {
+      page.pendingStep = null;
       selectStep(token.index);
     }
   },
@@ -365,12 +340,12 @@ const HANDLERS = {
     // A rate from plain decoding only: a branch decodes part of an answer, a restore none.
     const plain = prefillMs !== null;
     const rate = plain && steps > 1 ? (steps - 1) / (decodeMs / 1000) : null;
-    if (rate) plainRate = rate;
+    if (rate) page.plainRate = rate;
     const timing = plain ? ` · prefill ${(prefillMs / 1000).toFixed(2)} s${rate ? ` · ${rate.toFixed(1)} tok/s` : ""}` : ` · ${decoded} decoded after the branch`;
     $("gen-stats").textContent = `${steps} tokens · ${finish}${timing}`;
-    if (pendingStep !== null) {
-      showError(`the link's step ${pendingStep} was not generated (the answer has ${steps} tokens)`);
-      pendingStep = null;
+    if (page.pendingStep !== null) {
+      showError(`the link's step ${page.pendingStep} was not generated (the answer has ${steps} tokens)`);
+      page.pendingStep = null;
       refresh();
     }
   },
@@ -383,15 +358,15 @@ const HANDLERS = {
   [Reply.speculated]: ({ id, result, curve }) => {
     if (!requests.is(Purpose.speculate, id)) return;
     $("spec-run").disabled = false;
-    showSpeculation(result, curve, plainRate);
+    showSpeculation(result, curve, page.plainRate);
   },
   [Reply.error]: ({ id, message, fatal }) => {
     if (fatal) return crashed(message);
     if (requests.is(Purpose.speculate, id)) { $("spec-run").disabled = false; $("spec-status").textContent = "failed"; }
     if (requests.is(Purpose.generation, id)) { $("cancel").disabled = true; $("generate").disabled = false; $("branch-go").disabled = false; }
     if (requests.is(Purpose.monteCarlo, id)) drawingDone();
-    if (requests.is(Purpose.inspect, id) && pendingJudge) {
-      pendingJudge = null;
+    if (requests.is(Purpose.inspect, id) && page.pendingJudge) {
+      page.pendingJudge = null;
       $("ex-result").textContent = `Not quite: ${message}`;
     }
     if (requests.is(Purpose.load, id)) loadFailed();
@@ -409,16 +384,13 @@ function modelName(from) {
 
 /** The worker keeps the previous model when a new one fails to load. */
 function loadFailed() {
-  setBusy(!modelReady);
-  setStatus(modelReady ? "ready" : "failed");
-  if (loadedSource) source = loadedSource;
+  setBusy(!page.modelReady);
+  setStatus(page.modelReady ? "ready" : "failed");
+  if (page.loadedSource) page.source = page.loadedSource;
 }
 
-/** What was wrong with the link the page opened; shown until the user changes something. */
-let linkProblems = "";
-
 function showError(message) {
-  $("error").textContent = [linkProblems, message].filter(Boolean).join(" ");
+  $("error").textContent = [page.linkProblems, message].filter(Boolean).join(" ");
 }
 
 function setStatus(text) {
@@ -433,15 +405,16 @@ function setBusy(busy) {
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 function redraw() {
-  showView(view, shown);
-  if (lastReport) showReport(lastReport, { log: $("log-scale").checked, shown, view });
+  showView(page.view, page.shown);
+  if (page.lastReport) showReport(page.lastReport, { log: $("log-scale").checked, shown: page.shown, view: page.view });
 }
 
 function currentState() {
   const state = {
-    preset, embed, step, log: $("log-scale").checked, exercises: exercises.path, task: exercises.index, view, cols: shown.join(","),
+    preset: page.preset, embed: page.embed, step: page.step, log: $("log-scale").checked, exercises: page.exercises.path,
+    task: page.exercises.index, view: page.view, cols: page.shown.join(","),
   };
-  state.gen = step !== null && generationParams !== $("params").value ? generationParams : "";
+  state.gen = page.step !== null && page.generationParams !== $("params").value ? page.generationParams : "";
   for (const [key, id] of Object.entries(INPUTS)) state[key] = $(id).value;
   state.seed = Number(state.seed) || 0;
   state.max = Number(state.max) || DEFAULTS.max;
@@ -462,16 +435,16 @@ function restoreState() {
   // A link's system message or generation_config would be easy to miss in a closed section.
   if (state.system) $("system").closest("details").open = true;
   if (state.gc || state.logits) $("json-box").open = true;
-  preset = state.preset;
+  page.preset = state.preset;
   $("log-scale").checked = state.log;
-  embed = state.embed;
-  view = state.view;
-  shown = state.cols.split(",");
-  $(`view-${view}`).checked = true;
-  pendingStep = state.step;
-  generationParams = state.step === null ? "" : state.gen;
-  document.body.classList.toggle("embed", embed);
-  if (problems.length) linkProblems = `This link was not used in full: ${problems.join("; ")}.`;
+  page.embed = state.embed;
+  page.view = state.view;
+  page.shown = state.cols.split(",");
+  $(`view-${page.view}`).checked = true;
+  page.pendingStep = state.step;
+  page.generationParams = state.step === null ? "" : state.gen;
+  document.body.classList.toggle("embed", page.embed);
+  if (problems.length) page.linkProblems = `This link was not used in full: ${problems.join("; ")}.`;
   if (state.exercises) startExercises(state.exercises, state.task);
   showError(null);
 }
@@ -528,7 +501,7 @@ function presetButtons() {
     button.dataset.preset = slug;
     if (group === "zero") button.setAttribute("aria-label", `temperature ${label} with sampling`);
     button.addEventListener("click", () => {
-      preset = slug;
+      page.preset = slug;
       $("params").value = params;
       showParams(params);
       $("logits").value = logits;
@@ -541,18 +514,18 @@ function presetButtons() {
 
 function setUp() {
   buildColumns(() => {
-    shown = [...document.querySelectorAll("#column-toggles input:checked")].map((i) => i.dataset.column);
+    page.shown = [...document.querySelectorAll("#column-toggles input:checked")].map((i) => i.dataset.column);
     saveState();
     redraw();
   });
   presetButtons();
   for (const radio of document.querySelectorAll("input[name=view]")) {
-    radio.addEventListener("change", () => { view = radio.value; saveState(); redraw(); });
+    radio.addEventListener("change", () => { page.view = radio.value; saveState(); redraw(); });
   }
   $("embed-this").addEventListener("click", embedThis);
-  $("run").addEventListener("click", () => { preset = ""; refresh(); });
-  $("generate").addEventListener("click", () => { generationParams = ""; generate(); });
-  $("cancel").addEventListener("click", () => worker.postMessage({ type: Request.cancel, id: requests.latest(Purpose.generation) }));
+  $("run").addEventListener("click", () => { page.preset = ""; refresh(); });
+  $("generate").addEventListener("click", () => { page.generationParams = ""; generate(); });
+  $("cancel").addEventListener("click", () => page.worker.postMessage({ type: Request.cancel, id: requests.latest(Purpose.generation) }));
   $("copy-link").addEventListener("click", copyLink);
   $("mc-run").addEventListener("click", drawMonteCarlo);
   $("spec-run").addEventListener("click", speculate);
@@ -561,15 +534,15 @@ function setUp() {
   $("completion").addEventListener("focusout", (e) => { if (!$("completion").contains(e.relatedTarget)) hideAlternatives(); });
   $("completion").addEventListener("keydown", (e) => { if (e.key === "Escape") hideAlternatives(); });
   $("ex-check").addEventListener("click", checkExercise);
-  $("ex-prev").addEventListener("click", () => { showExercise(exercises.index - 1); saveState(); });
-  $("ex-next").addEventListener("click", () => { showExercise(exercises.index + 1); saveState(); });
+  $("ex-prev").addEventListener("click", () => { showExercise(page.exercises.index - 1); saveState(); });
+  $("ex-next").addEventListener("click", () => { showExercise(page.exercises.index + 1); saveState(); });
   for (const button of document.querySelectorAll("[data-copy]")) {
     button.addEventListener("click", () => copyText($(button.dataset.copy).textContent, button));
   }
   for (const button of document.querySelectorAll("[data-export]")) {
-    button.addEventListener("click", () => lastReport && exportReport(button.dataset.export, lastReport));
+    button.addEventListener("click", () => page.lastReport && exportReport(button.dataset.export, page.lastReport));
   }
-  $("mc-cancel").addEventListener("click", () => worker.postMessage({ type: Request.cancel, id: requests.latest(Purpose.monteCarlo) }));
+  $("mc-cancel").addEventListener("click", () => page.worker.postMessage({ type: Request.cancel, id: requests.latest(Purpose.monteCarlo) }));
   $("log-scale").addEventListener("change", () => { saveState(); redraw(); });
   $("precision").addEventListener("change", loadModel);
   $("model-file").addEventListener("change", () => loadFile($("model-file").files[0]));
@@ -582,22 +555,22 @@ function setUp() {
     e.preventDefault();
     const base = hubBase($("hub-repo").value.trim());
     if (!base) return showError("give a Hugging Face repo id such as HuggingFaceTB/SmolLM2-135M-Instruct, or the URL of a folder with config.json, model.safetensors and tokenizer.json");
-    source = { kind: "hub", base };
+    page.source = { kind: "hub", base };
     loadModel();
   });
   for (const id of ["system", "user", "answer-prefix", "logits"]) $(id).addEventListener("change", () => selectStep(null));
-  document.querySelector(".controls").addEventListener("input", () => { linkProblems = ""; });
-  $("presets").addEventListener("click", () => { linkProblems = ""; });
+  document.querySelector(".controls").addEventListener("input", () => { page.linkProblems = ""; });
+  $("presets").addEventListener("click", () => { page.linkProblems = ""; });
   for (const id of ["semantics", "seed", "max-new-tokens"]) $(id).addEventListener("change", saveState);
   // Tests (and anyone debugging recovery) can crash the wasm on purpose: the page must come back.
-  window.addEventListener("sampling-lab:trap", () => worker.postMessage({ type: Request.trap }));
-  window.addEventListener("sampling-lab:trap-draws", () => worker.postMessage({ type: Request.trap, target: "draws" }));
-  window.addEventListener("sampling-lab:trap-memory", () => worker.postMessage({ type: Request.trap, target: "memory" }));
+  window.addEventListener("sampling-lab:trap", () => page.worker.postMessage({ type: Request.trap }));
+  window.addEventListener("sampling-lab:trap-draws", () => page.worker.postMessage({ type: Request.trap, target: "draws" }));
+  window.addEventListener("sampling-lab:trap-memory", () => page.worker.postMessage({ type: Request.trap, target: "memory" }));
   buildParamsForm($("params-form"), () => {
     const { text, error } = paramsText();
     if (error) return showError(error);
     $("params").value = text;
-    preset = "";
+    page.preset = "";
     refresh();
   });
   $("params").addEventListener("input", () => showParams($("params").value));

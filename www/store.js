@@ -1,0 +1,37 @@
+// Everything the page remembers between events, in one object. It is sealed: assigning a field
+// that is not listed here (a misspelt name) throws instead of quietly making a new one. What a
+// link carries is read into it by restoreState and written out by saveState (state.js).
+import { DEFAULT_MODEL_URL } from "./protocol.js";
+import { DEFAULTS } from "./state.js";
+
+export const page = Object.seal({
+  /** The worker that owns the wasm instance; replaced when the instance crashes. */
+  worker: null,
+  /** The model to load, and the one running (to fall back on when another fails to load). */
+  source: { kind: "url", url: DEFAULT_MODEL_URL },
+  loadedSource: null,
+  modelReady: false,
+  /** The URL state's parts that live outside the inputs. */
+  preset: DEFAULTS.preset,
+  embed: DEFAULTS.embed,
+  /** How the distributions are drawn, and which columns are shown. */
+  view: DEFAULTS.view,
+  shown: DEFAULTS.cols.split(","),
+  /** The generated token being inspected, or null for the token after the prompt. */
+  step: null,
+  /** A step a link asked for: shown once the generation it belongs to has reached it. */
+  pendingStep: null,
+  /** The arguments the current generation ran with ("" when there is none). */
+  generationParams: "",
+  /** The report on screen, redrawn when the view changes. */
+  lastReport: null,
+  /** When the Monte Carlo run on screen started (performance.now()), for its rate. */
+  drawingSince: 0,
+  /** Plain decoding's last rate (tokens/s), to set beside a speculative run's. */
+  plainRate: null,
+  /** The exercise set in use, the open task, and the check waiting for its report. */
+  exercises: { path: "", set: null, index: 0 },
+  pendingJudge: null,
+  /** What was wrong with the link the page opened; shown until the user changes something. */
+  linkProblems: "",
+});
