@@ -15,7 +15,7 @@
 //! transformers rejects are part of the report, not a failure.
 
 use sampling_lab::generation::speculative::{self, DraftSource, Speculative, DEFAULT_BLOCK};
-use sampling_lab::generation::{Sampler, Semantics, Session, StepLogits};
+use sampling_lab::generation::{Call, Semantics, Session, StepLogits};
 use sampling_lab::logits_file::parse_logits;
 use sampling_lab::model::{export, Chat, Model, Precision};
 use sampling_lab::sampling::monte_carlo::MonteCarlo;
@@ -233,11 +233,10 @@ fn generate(flags: &Flags) -> CliResult<()> {
     let (model, ids) = load_model(flags)?;
     let args = GenerateArgs::from_json_str(flags.get("params").unwrap_or("{}"))?;
     let semantics: Semantics = flags.get("semantics").unwrap_or("hf").parse()?;
-    let seed = args.seed_or(flags.number::<u64>("seed")?);
-    let sampler = Sampler::new(semantics, &args, model.generation_config.as_ref(), seed)?;
+    let call = Call::on(&model, semantics, args, None, flags.number("seed")?);
     let max_new_tokens = flags.number("max-new-tokens")?.unwrap_or(MAX_NEW_TOKENS);
     let started = Instant::now();
-    let mut session = Session::start(Arc::new(model), ids, sampler, max_new_tokens)?;
+    let mut session = Session::start(Arc::new(model), ids, call.sampler(0)?, max_new_tokens)?;
     let prefill = started.elapsed();
     let mut out = std::io::stdout().lock();
     while let Some(step) = session.step()? {
@@ -276,10 +275,9 @@ fn speculate(flags: &Flags) -> CliResult<String> {
         draft: flags.get("draft").unwrap_or("greedy").parse::<DraftSource>()?,
         max_new_tokens: flags.number("max-new-tokens")?.unwrap_or(MAX_NEW_TOKENS),
     };
-    let seed = args.seed_or(flags.number::<u64>("seed")?);
+    let call = Call::on(&model, semantics, args, None, flags.number("seed")?);
     let started = Instant::now();
-    let gc = model.generation_config.clone();
-    let result = speculative::speculate(Arc::new(model), &ids, &args, gc.as_ref(), semantics, &settings, seed)?;
+    let result = speculative::speculate(Arc::new(model), &ids, &call, &settings)?;
     let mut value = serde_json::to_value(result)?;
     value["ms"] = serde_json::json!(started.elapsed().as_secs_f64() * 1000.0);
     Ok(serde_json::to_string(&value)?)

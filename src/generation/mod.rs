@@ -8,7 +8,7 @@ pub mod speculative;
 pub mod step_logits;
 
 pub use prompt_cache::PromptCache;
-pub use sampler::{Sampler, Semantics};
+pub use sampler::{Call, Sampler, Semantics};
 pub use session::{Finish, Prefill, Session, Step};
 pub use step_logits::{StepLogits, StepReport};
 

@@ -1,6 +1,7 @@
 //! Choosing each generated token under one of the semantics the core describes.
 
 use super::GenerationError;
+use crate::model::Model;
 use crate::sampling::corrected::corrected_port;
 use crate::sampling::dflash::DflashSampling;
 use crate::sampling::distribution::Distribution;
@@ -58,6 +59,43 @@ impl std::str::FromStr for Semantics {
             let names: Vec<String> = Semantics::ALL.iter().map(|x| format!("`{}`", x.name())).collect();
             GenerationError::Invalid(format!("semantics must be one of {}, not `{s}`", names.join(", ")))
         })
+    }
+}
+
+/// One `generate()` call on a model, with the two defaults every edge would otherwise write
+/// again: the caller's `generation_config.json`, else the model's own; the caller's seed (a flag,
+/// an option), else the call's `seed` argument, else 0.
+pub struct Call {
+    pub semantics: Semantics,
+    pub args: GenerateArgs,
+    pub generation_config: Option<GenerationConfig>,
+    pub seed: u64,
+}
+
+impl Call {
+    pub fn on(
+        model: &Model,
+        semantics: Semantics,
+        args: GenerateArgs,
+        generation_config: Option<GenerationConfig>,
+        seed: Option<u64>,
+    ) -> Self {
+        Call {
+            semantics,
+            seed: args.seed_or(seed),
+            generation_config: model.generation_config_or(generation_config),
+            args,
+        }
+    }
+
+    /// The call's sampler, seeded with `seed` mixed with `stream` (0 for the call's own draws).
+    pub fn sampler(&self, stream: u64) -> Result<Sampler, GenerationError> {
+        Sampler::new(
+            self.semantics,
+            &self.args,
+            self.generation_config.as_ref(),
+            self.seed ^ stream,
+        )
     }
 }
 

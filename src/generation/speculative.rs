@@ -11,12 +11,12 @@
 //! benchmark counts it) has the exact expectation `1 + Σₖ Πᵢ₍ᵢ₍ₖ₎ pᵢ(dᵢ₊₁)` given the drafted
 //! tokens, which each round reports next to the observed one.
 
-use super::sampler::{Sampler, Semantics};
+use super::sampler::{Call, Sampler, Semantics};
 use super::session::Finish;
 use super::GenerationError;
 use crate::model::{KvCache, Model};
 use crate::sampling::hf::torch_argmax;
-use crate::sampling::{GenerateArgs, GenerationConfig};
+use crate::sampling::GenerateArgs;
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -145,6 +145,19 @@ pub struct Speculation {
     /// Forwards run to draft (the greedy and sampled drafts are the target's own continuation).
     pub draft_forwards: usize,
     pub finish: Finish,
+    /// The display text of every id the result names (drafts, draws, a rejection's
+    /// alternatives, the answer), by id.
+    pub tokens: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Speculation {
+    fn named_ids(&self) -> impl Iterator<Item = u32> + '_ {
+        let rounds = self.rounds.iter().flat_map(|r| {
+            let rejected = r.rejection.iter().flat_map(|x| x.top.iter().map(|(id, _)| id));
+            r.draft.iter().chain(&r.posterior).chain(rejected)
+        });
+        rounds.chain(&self.ids).copied()
+    }
 }
 
 /// The loop's settings.
@@ -200,6 +213,7 @@ impl Speculative {
             draft_forwards: state.draft_forwards,
             rounds: state.rounds,
             finish: state.finish.expect("the loop ends when finished"),
+            tokens: Default::default(),
         })
     }
 
@@ -259,22 +273,22 @@ impl Speculative {
     }
 }
 
-/// Speculative decoding of the model after `prompt`: the posterior drawn under `semantics` for
-/// the call's arguments (seeded), the sampled draft by a second generator.
+/// Speculative decoding of the model after `prompt`: the posterior drawn under the call's
+/// semantics and arguments (seeded), the sampled draft by a second generator.
 pub fn speculate(
     model: Arc<Model>,
     prompt: &[u32],
-    args: &GenerateArgs,
-    generation_config: Option<&GenerationConfig>,
-    semantics: Semantics,
+    call: &Call,
     settings: &Speculative,
-    seed: u64,
 ) -> Result<Speculation, GenerationError> {
-    let mut sampler = Sampler::new(semantics, args, generation_config, seed)?;
-    let mut drafter = Sampler::new(semantics, args, generation_config, seed ^ DRAFTER_SEED)?;
+    let (mut sampler, mut drafter) = (call.sampler(0)?, call.sampler(DRAFTER_SEED)?);
     let (mut target, logits) = ModelTarget::prefill(model.clone(), prompt)?;
-    let mut speculation = settings.run(&mut target, prompt, &logits, semantics, &mut sampler, &mut drafter)?;
+    let mut speculation = settings.run(&mut target, prompt, &logits, call.semantics, &mut sampler, &mut drafter)?;
     speculation.text = model.tokenizer.decode(&speculation.ids)?;
+    speculation.tokens = speculation
+        .named_ids()
+        .map(|id| (id.to_string(), model.tokenizer.token_text(id).into()))
+        .collect();
     Ok(speculation)
 }
 

@@ -8,7 +8,6 @@
 use super::closure::ban_ngrams;
 use super::distribution::{log_softmax_f64, Distribution};
 use super::params::{EffectiveParams, Field};
-use super::pyvalue::PyValue;
 use super::rules;
 use super::steps::ProbStep;
 use super::SamplingError;
@@ -178,55 +177,10 @@ fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<
         }
         processors.push(Processor::Temperature(t));
     }
-    let top_k = p.get(Field::TopK);
-    if top_k.number().is_some_and(|k| k != 0.0) {
-        let k = top_k.number().unwrap();
-        if !top_k.is_int() || k <= 0.0 {
-            return Err(SamplingError::Refused(format!(
-                "`top_k` has to be a strictly positive integer, but is {}",
-                top_k.repr()
-            )));
+    for field in ProbStep::ORDER {
+        if let Some(step) = ProbStep::from_argument(field, p.get(field))? {
+            processors.push(Processor::Truncate(step));
         }
-        processors.push(Processor::Truncate(ProbStep::TopK(k as usize)));
-    }
-    let top_p = p.get(Field::TopP);
-    if top_p.number().is_some_and(|x| x < 1.0) {
-        let x = top_p.number().unwrap();
-        if x < 0.0 {
-            return Err(SamplingError::Refused(format!(
-                "`top_p` has to be a float > 0 and < 1, but is {}",
-                top_p.float_repr()
-            )));
-        }
-        processors.push(Processor::Truncate(ProbStep::TopP(x)));
-    }
-    let min_p = p.get(Field::MinP);
-    if let Some(x) = min_p.number() {
-        if !(0.0..=1.0).contains(&x) {
-            return Err(SamplingError::Refused(format!(
-                "`min_p` has to be a float in the [0, 1] interval, but is {}",
-                min_p.repr()
-            )));
-        }
-        processors.push(Processor::Truncate(ProbStep::MinP(x)));
-    }
-    let typical = p.get(Field::TypicalP);
-    if typical.number().is_some_and(|x| x < 1.0) {
-        let x = typical.number().unwrap();
-        if !(x > 0.0) {
-            return Err(SamplingError::Refused(format!(
-                "`typical_p` has to be a float > 0 and < 1, but is {}",
-                typical.float_repr()
-            )));
-        }
-        processors.push(Processor::Truncate(ProbStep::Typical(x)));
-    }
-    let in_open_unit = |v: PyValue| v.number().filter(|x| *x > 0.0 && *x < 1.0);
-    if let Some(e) = in_open_unit(p.get(Field::EpsilonCutoff)) {
-        processors.push(Processor::Truncate(ProbStep::Epsilon(e)));
-    }
-    if let Some(e) = in_open_unit(p.get(Field::EtaCutoff)) {
-        processors.push(Processor::Truncate(ProbStep::Eta(e)));
     }
     Ok(())
 }

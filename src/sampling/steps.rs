@@ -6,7 +6,9 @@
 
 use super::closure;
 use super::params::Field;
+use super::pyvalue::PyValue;
 use super::rules::{self, Kept};
+use super::SamplingError;
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -21,6 +23,65 @@ pub enum ProbStep {
 }
 
 impl ProbStep {
+    /// The truncation warpers' arguments in `_get_logits_processor`'s order (after temperature).
+    pub const ORDER: [Field; 6] = [
+        Field::TopK,
+        Field::TopP,
+        Field::MinP,
+        Field::TypicalP,
+        Field::EpsilonCutoff,
+        Field::EtaCutoff,
+    ];
+
+    /// The warper `field = value` adds under `do_sample`, with the condition
+    /// `_get_logits_processor` puts on it (`None`: no warper) and the `ValueError` its
+    /// constructor raises, word for word.
+    pub fn from_argument(field: Field, value: PyValue) -> Result<Option<ProbStep>, SamplingError> {
+        let Some(x) = value.number() else {
+            return Ok(None);
+        };
+        let refused = |message: String| Err(SamplingError::Refused(message));
+        let in_open_unit = x > 0.0 && x < 1.0;
+        // transformers adds top_p and typical_p only `if x < 1.0`: a NaN adds nothing.
+        let below_one = x < 1.0;
+        Ok(Some(match field {
+            Field::TopK if x == 0.0 => return Ok(None),
+            Field::TopK if !value.is_int() || x <= 0.0 => {
+                return refused(format!(
+                    "`top_k` has to be a strictly positive integer, but is {}",
+                    value.repr()
+                ))
+            }
+            Field::TopK => ProbStep::TopK(x as usize),
+            Field::TopP if !below_one => return Ok(None),
+            Field::TopP if x < 0.0 => {
+                return refused(format!(
+                    "`top_p` has to be a float > 0 and < 1, but is {}",
+                    value.float_repr()
+                ))
+            }
+            Field::TopP => ProbStep::TopP(x),
+            Field::MinP if !(0.0..=1.0).contains(&x) => {
+                return refused(format!(
+                    "`min_p` has to be a float in the [0, 1] interval, but is {}",
+                    value.repr()
+                ))
+            }
+            Field::MinP => ProbStep::MinP(x),
+            Field::TypicalP if !below_one => return Ok(None),
+            Field::TypicalP if !(x > 0.0) => {
+                return refused(format!(
+                    "`typical_p` has to be a float > 0 and < 1, but is {}",
+                    value.float_repr()
+                ))
+            }
+            Field::TypicalP => ProbStep::Typical(x),
+            Field::EpsilonCutoff if in_open_unit => ProbStep::Epsilon(x),
+            Field::EtaCutoff if in_open_unit => ProbStep::Eta(x),
+            _ => return Ok(None),
+        }))
+    }
+
     /// transformers' warper class for this step.
     pub fn class_name(&self) -> &'static str {
         match self {
@@ -97,6 +158,20 @@ pub fn apply_steps(steps: &[ProbStep], prs: &mut [f32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_nan_argument_adds_no_warper_where_transformers_compares_it_and_raises_where_it_validates() {
+        let nan = PyValue::Float(f64::NAN);
+        assert_eq!(ProbStep::from_argument(Field::TopP, nan), Ok(None));
+        assert_eq!(ProbStep::from_argument(Field::TypicalP, nan), Ok(None));
+        assert_eq!(ProbStep::from_argument(Field::EpsilonCutoff, nan), Ok(None));
+        for field in [Field::TopK, Field::MinP] {
+            assert!(
+                matches!(ProbStep::from_argument(field, nan), Err(SamplingError::Refused(_))),
+                "{field:?}"
+            );
+        }
+    }
 
     #[test]
     fn top_p_after_top_k_measures_the_renormalised_mass() {

@@ -3,7 +3,7 @@
 
 use super::{args, error, generation_config, to_js, StepLogits};
 use crate::generation::speculative::{self, DraftSource, Speculative};
-use crate::generation::{self, GenerationError, PromptCache, Sampler, Semantics, Session};
+use crate::generation::{self, Call, GenerationError, PromptCache, Semantics, Session};
 use crate::model::{hub::HubFiles, Chat, Model, Precision};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -59,6 +59,11 @@ struct Options {
     max_new_tokens: usize,
 }
 
+struct CallOptions {
+    call: Call,
+    max_new_tokens: usize,
+}
+
 fn hf() -> Semantics {
     Semantics::Hf
 }
@@ -97,6 +102,16 @@ impl Lab {
             generation_config,
         };
         Ok(Lab::new(Model::from_hub(&files)?))
+    }
+
+    /// The call the options describe, and the answer's length.
+    fn call(&self, options: JsValue) -> Result<CallOptions, JsError> {
+        let options = parse_options(options)?;
+        let (args, gc) = (args(&options.params)?, generation_config(options.generation_config)?);
+        Ok(CallOptions {
+            call: Call::on(&self.model, options.semantics, args, gc, options.seed),
+            max_new_tokens: options.max_new_tokens,
+        })
     }
 
     fn new(model: Model) -> Lab {
@@ -169,40 +184,15 @@ impl Lab {
         block_size: usize,
     ) -> Result<JsValue, JsError> {
         let started = js_sys::Date::now();
-        let options = parse_options(options)?;
-        let args = args(&options.params)?;
-        let gc = self
-            .model
-            .generation_config_or(generation_config(options.generation_config)?);
+        let call = self.call(options)?;
         let settings = Speculative {
             block_size,
             draft: draft.parse::<DraftSource>()?,
-            max_new_tokens: options.max_new_tokens,
+            max_new_tokens: call.max_new_tokens,
         };
         let prompt = self.model.chat_ids(&parse_chat(chat)?)?;
-        let seed = args.seed_or(options.seed);
-        let result = speculative::speculate(
-            self.model.clone(),
-            &prompt,
-            &args,
-            gc.as_ref(),
-            options.semantics,
-            &settings,
-            seed,
-        )?;
+        let result = speculative::speculate(self.model.clone(), &prompt, &call.call, &settings)?;
         let mut value = serde_json::to_value(&result)?;
-        let named = result
-            .rounds
-            .iter()
-            .flat_map(|r| {
-                let rejected = r.rejection.iter().flat_map(|x| x.top.iter().map(|(id, _)| id));
-                r.draft.iter().chain(&r.posterior).chain(rejected)
-            })
-            .chain(&result.ids);
-        value["tokens"] = named
-            .map(|&id| (id.to_string(), self.model.tokenizer.token_text(id).into()))
-            .collect::<serde_json::Map<_, _>>()
-            .into();
         value["ms"] = (js_sys::Date::now() - started).into();
         to_js(&value)
     }
@@ -232,19 +222,13 @@ impl Lab {
         #[wasm_bindgen(unchecked_param_type = "ChatInput")] chat: JsValue,
         #[wasm_bindgen(unchecked_param_type = "GenerationOptions")] options: JsValue,
     ) -> Result<Generation, JsError> {
-        let options = parse_options(options)?;
-        let args = args(&options.params)?;
-        let gc = self
-            .model
-            .generation_config_or(generation_config(options.generation_config)?);
-        let seed = args.seed_or(options.seed);
-        let sampler = Sampler::new(options.semantics, &args, gc.as_ref(), seed)?;
+        let call = self.call(options)?;
         let prompt = self.model.chat_ids(&parse_chat(chat)?)?;
         let session = Session::resume(
             self.model.clone(),
             self.prompts.borrow_mut().prefill(&self.model, prompt)?,
-            sampler,
-            options.max_new_tokens,
+            call.call.sampler(0)?,
+            call.max_new_tokens,
         );
         Ok(Generation { session })
     }

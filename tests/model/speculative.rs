@@ -4,7 +4,7 @@
 
 use super::{model, LOGITS_TOLERANCE};
 use sampling_lab::generation::speculative::{speculate, DraftSource, ModelTarget, Speculation, Speculative, Target};
-use sampling_lab::generation::{GenerationError, Sampler, Semantics, Session};
+use sampling_lab::generation::{Call, GenerationError, Sampler, Semantics, Session};
 use sampling_lab::model::Model;
 use sampling_lab::model::{Chat, Precision};
 use sampling_lab::sampling::GenerateArgs;
@@ -39,15 +39,9 @@ fn at_temperature_zero(
         draft,
         max_new_tokens,
     };
-    speculate(
-        model(precision),
-        prompt,
-        &GenerateArgs::default(),
-        None,
-        Semantics::Dflash,
-        &settings,
-        0,
-    )
+    let model = model(precision);
+    let call = Call::on(&model, Semantics::Dflash, GenerateArgs::default(), None, None);
+    speculate(model, prompt, &call, &settings)
 }
 
 /// Plain greedy decoding, and each step's logits.
