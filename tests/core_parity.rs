@@ -9,6 +9,7 @@ use common::{case, cases, file, Case};
 use sampling_lab::logits_file::parse_logits;
 use sampling_lab::sampling::columns::EXACT_TOLERANCE;
 use sampling_lab::sampling::dflash::DflashSampling;
+use sampling_lab::sampling::explain::Rule;
 use sampling_lab::sampling::params::Field;
 use sampling_lab::sampling::pyvalue::PyValue;
 use sampling_lab::sampling::report::Exactness;
@@ -214,7 +215,7 @@ both! {
     fn dflash_at_temperature_0_6_is_not_generate_at_temperature_0_6() {
         let report = Analysis::run(&case("t07_default").input).report();
         assert_eq!((report.hf.entry.kept, report.dflash.entry.kept), (50, 49152));
-        assert!(report.causes.iter().any(|c| c.rule == "dflash_temperature_only"), "{:?}", report.causes);
+        assert!(report.causes.iter().any(|c| c.rule == Rule::DflashTemperatureOnly), "{:?}", report.causes);
     }
 }
 

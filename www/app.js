@@ -39,6 +39,8 @@ const INPUTS = {
 };
 
 const requests = new Requests((message) => page.worker.postMessage(message));
+/** The cause rules the core names, from the worker's first reply: exercise sets are checked against them. */
+const coreRules = Promise.withResolvers();
 
 function startWorker() {
   page.worker = new Worker(workerScript("worker.js"), { type: "module" });
@@ -186,7 +188,7 @@ function drawingDone() {
 
 async function startExercises(path, index) {
   try {
-    const set = await loadExercises(path === "default" ? DEFAULT_SET : path);
+    const set = await loadExercises(path === "default" ? DEFAULT_SET : path, await coreRules.promise);
     page.exercises = { path, set, index: 0 };
   } catch (e) {
     page.linkProblems = `The exercises could not be opened: ${e.message}.`;
@@ -273,7 +275,10 @@ function selectStep(index) {
 }
 
 const HANDLERS = {
-  [Reply.started]: ({ simd }) => { $("model-info").dataset.simd = simd ? "on" : "off"; },
+  [Reply.started]: ({ simd, rules }) => {
+    $("model-info").dataset.simd = simd ? "on" : "off";
+    coreRules.resolve(rules);
+  },
   [Reply.progress]: ({ id, phase, loaded, total }) => {
     if (phase === "draws") return requests.is(Purpose.monteCarlo, id) && showDrawProgress(loaded, total);
     if (phase === "parse") return setStatus("parsing");

@@ -4,12 +4,11 @@
 
 export const DEFAULT_SET = "exercises/default.json";
 const KINDS = ["kept", "find", "cause", "choice"];
-const RULES = ["implicit_top_k", "generation_config", "top_p_skipped", "top_p_not_renormalised", "ties", "refused", "dropped", "penalty_window",
-  "dflash_threshold", "dflash_no_do_sample", "dflash_temperature_only", "transformers_js_top_p_ignored", "transformers_js_exactly_k", "transformers_js_accepts"];
 const PANELS = ["hf", "literal", "corrected", "dflash", "transformers_js"];
 
-/** Fetches and checks an exercise set; throws a message naming what is wrong with it. */
-export async function loadExercises(path) {
+/** Fetches and checks an exercise set against the cause `rules` the core names (the worker's
+ * `started` reply); throws a message naming what is wrong with it. */
+export async function loadExercises(path, rules) {
   const url = new URL(path, location.href);
   if (url.origin !== location.origin) throw new Error("exercise sets load from this site only");
   const response = await fetch(url);
@@ -20,10 +19,10 @@ export async function loadExercises(path) {
   } catch {
     throw new Error(`exercises ${path}: not valid JSON`);
   }
-  return checkedSet(set);
+  return checkedSet(set, rules);
 }
 
-function checkedSet(set) {
+function checkedSet(set, rules) {
   const fail = (what) => { throw new Error(`exercise set: ${what}`); };
   if (typeof set?.title !== "string" || !Array.isArray(set.exercises)) fail("needs a title and a list of exercises");
   if (set.exercises.length === 0 || set.exercises.length > 100) fail("needs 1 to 100 exercises");
@@ -33,8 +32,8 @@ function checkedSet(set) {
     if (typeof e.setup?.params !== "string") fail(`${at} needs setup.params (JSON text)`);
     if (!KINDS.includes(e.answer?.kind)) fail(`${at}: answer.kind must be one of ${KINDS.join(", ")}`);
     if (e.answer.kind === "kept" && !PANELS.includes(e.answer.panel)) fail(`${at}: answer.panel must be one of ${PANELS.join(", ")}`);
-    if (e.answer.kind === "find" && !RULES.includes(e.answer.rule)) fail(`${at}: answer.rule must be one of ${RULES.join(", ")}`);
-    if (e.answer.kind === "cause" && !(Array.isArray(e.answer.options) && e.answer.options.every((o) => typeof o.label === "string" && RULES.includes(o.rule)))) fail(`${at}: each option needs a label and a rule`);
+    if (e.answer.kind === "find" && !rules.includes(e.answer.rule)) fail(`${at}: answer.rule must be one of ${rules.join(", ")}`);
+    if (e.answer.kind === "cause" && !(Array.isArray(e.answer.options) && e.answer.options.every((o) => typeof o.label === "string" && rules.includes(o.rule)))) fail(`${at}: each option needs a label and a rule`);
     if (e.answer.kind === "choice" && !(Array.isArray(e.answer.options) && Number.isInteger(e.answer.correct) && e.answer.options[e.answer.correct] !== undefined)) fail(`${at}: needs options and the index of the correct one`);
   });
   return set;

@@ -31,7 +31,8 @@
 //                                               draw worker's (its half of a run is then drawn here)
 //
 // worker → page
-//   started     { simd }                        the wasm is instantiated; no model yet
+//   started     { simd, rules }                 the wasm is instantiated (rules: the core's cause
+//                                               names, for exercise sets); no model yet
 //   progress    { id, phase, loaded, total }    phase: "download" | "parse" (bytes; total may be
 //                                               null) or "draws" (Monte Carlo draws, both ports)
 //   ready       { id, info, timings }           the model is loaded: ModelInfo, {fetchMs, parseMs, fromCache}

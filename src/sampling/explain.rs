@@ -12,18 +12,107 @@ use super::SamplingError;
 use candle_transformers::generation::Sampling;
 use serde::Serialize;
 
-/// One reason for a difference: the column that departs from hf, a stable `rule` name and a
-/// sentence for readers.
+/// Every reason the page can name, with a stable `snake_case` name (exercise sets refer to it)
+/// and the column it explains.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    ImplicitTopK,
+    GenerationConfig,
+    Ties,
+    Dropped,
+    PenaltyWindow,
+    Refused,
+    TopPSkipped,
+    TopPNotRenormalised,
+    DflashRefused,
+    DflashRefusedByHf,
+    DflashThreshold,
+    DflashNoDoSample,
+    DflashTemperatureOnly,
+    TransformersJsRefused,
+    TransformersJsAccepts,
+    TransformersJsTopPIgnored,
+    TransformersJsExactlyK,
+    TransformersJsArithmetic,
+}
+
+impl Rule {
+    pub const ALL: [Rule; 18] = [
+        Rule::ImplicitTopK,
+        Rule::GenerationConfig,
+        Rule::Ties,
+        Rule::Dropped,
+        Rule::PenaltyWindow,
+        Rule::Refused,
+        Rule::TopPSkipped,
+        Rule::TopPNotRenormalised,
+        Rule::DflashRefused,
+        Rule::DflashRefusedByHf,
+        Rule::DflashThreshold,
+        Rule::DflashNoDoSample,
+        Rule::DflashTemperatureOnly,
+        Rule::TransformersJsRefused,
+        Rule::TransformersJsAccepts,
+        Rule::TransformersJsTopPIgnored,
+        Rule::TransformersJsExactlyK,
+        Rule::TransformersJsArithmetic,
+    ];
+
+    /// The name the report and exercise sets use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::ImplicitTopK => "implicit_top_k",
+            Rule::GenerationConfig => "generation_config",
+            Rule::Ties => "ties",
+            Rule::Dropped => "dropped",
+            Rule::PenaltyWindow => "penalty_window",
+            Rule::Refused => "refused",
+            Rule::TopPSkipped => "top_p_skipped",
+            Rule::TopPNotRenormalised => "top_p_not_renormalised",
+            Rule::DflashRefused => "dflash_refused",
+            Rule::DflashRefusedByHf => "dflash_refused_by_hf",
+            Rule::DflashThreshold => "dflash_threshold",
+            Rule::DflashNoDoSample => "dflash_no_do_sample",
+            Rule::DflashTemperatureOnly => "dflash_temperature_only",
+            Rule::TransformersJsRefused => "transformers_js_refused",
+            Rule::TransformersJsAccepts => "transformers_js_accepts",
+            Rule::TransformersJsTopPIgnored => "transformers_js_top_p_ignored",
+            Rule::TransformersJsExactlyK => "transformers_js_exactly_k",
+            Rule::TransformersJsArithmetic => "transformers_js_arithmetic",
+        }
+    }
+
+    /// The column whose difference from hf this rule explains.
+    pub fn column(self) -> &'static str {
+        let name = self.name();
+        if name.starts_with("dflash_") {
+            "dflash"
+        } else if name.starts_with("transformers_js_") {
+            "transformers_js"
+        } else {
+            "literal"
+        }
+    }
+}
+
+impl Serialize for Rule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+/// One reason for a difference: the column that departs from hf, its rule and a sentence for
+/// readers.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Cause {
     pub column: &'static str,
-    pub rule: &'static str,
+    pub rule: Rule,
     pub text: String,
 }
 
-fn cause(rule: &'static str, text: String) -> Cause {
+fn cause(rule: Rule, text: String) -> Cause {
     Cause {
-        column: "literal",
+        column: rule.column(),
         rule,
         text,
     }
@@ -57,7 +146,7 @@ pub fn literal_causes(input: &Inspection, analysis: &Columns) -> Vec<Cause> {
     });
     if let (Some(k), false, true) = (hf_k, literal_has_k, hf.do_sample) {
         if e.source(Field::TopK) != Source::Passed {
-            out.push(cause("implicit_top_k", format!(
+            out.push(cause(Rule::ImplicitTopK, format!(
                 "top_k was not passed, so transformers uses top_k={k} (from {}); the literal port has no top_k and keeps {} tokens.",
                 source_name(e.source(Field::TopK)), kept(&analysis.literal_dist))));
         }
@@ -76,7 +165,7 @@ pub fn literal_causes(input: &Inspection, analysis: &Columns) -> Vec<Cause> {
     .collect();
     if !from_gc.is_empty() {
         out.push(cause(
-            "generation_config",
+            Rule::GenerationConfig,
             format!(
                 "transformers takes {} from the model's generation_config.json; a candle port never reads that file.",
                 from_gc.join(", ")
@@ -88,14 +177,14 @@ pub fn literal_causes(input: &Inspection, analysis: &Columns) -> Vec<Cause> {
     }
     if let Some(k) = hf_k.filter(|_| literal_has_k) {
         if let Some(tied) = ties_at_k(&input.logits, k) {
-            out.push(cause("ties", format!(
+            out.push(cause(Rule::Ties, format!(
                 "{tied} tokens share the {k}-th highest score: transformers' top-k keeps every one of them ({}), candle keeps exactly {k}.",
                 k - 1 + tied)));
         }
     }
     if !analysis.literal.dropped.is_empty() {
         out.push(cause(
-            "dropped",
+            Rule::Dropped,
             format!(
                 "candle has no counterpart for {}: the literal port drops it.",
                 analysis.literal.dropped.join(", ")
@@ -104,7 +193,7 @@ pub fn literal_causes(input: &Inspection, analysis: &Columns) -> Vec<Cause> {
     }
     if let Some((_, PenaltyWindow::Last(n))) = analysis.literal.port.penalty {
         if input.context_ids.len() > n {
-            out.push(cause("penalty_window", format!(
+            out.push(cause(Rule::PenaltyWindow, format!(
                 "transformers' repetition penalty covers all {} tokens of the context; candle's examples pass only the last {REPEAT_LAST_N}.",
                 input.context_ids.len())));
         }
@@ -118,7 +207,7 @@ fn refused(message: &str, sampling: &Sampling) -> Cause {
         _ => format!("samples with {}", super::port::sampling_text(sampling)),
     };
     cause(
-        "refused",
+        Rule::Refused,
         format!("transformers refuses these arguments (“{message}”); the literal port {candle}."),
     )
 }
@@ -126,11 +215,11 @@ fn refused(message: &str, sampling: &Sampling) -> Cause {
 fn top_k_then_top_p(input: &Inspection, k: usize, p: f64, temperature: f64, hf: &Distribution) -> Cause {
     let mass = top_k_mass(&input.logits, k, temperature);
     if mass < p {
-        cause("top_p_skipped", format!(
+        cause(Rule::TopPSkipped, format!(
             "the top {k} tokens hold {mass:.3} of the mass, less than top_p={p}: candle's TopKThenTopP then skips the nucleus and keeps all {k}; transformers renormalises the top {k} and cuts at {p} of that, keeping {}.",
             hf.kept()))
     } else {
-        cause("top_p_not_renormalised", format!(
+        cause(Rule::TopPNotRenormalised, format!(
             "candle's TopKThenTopP measures top_p={p} against the whole mass; transformers renormalises the top {k} first and measures against that, keeping {}.",
             hf.kept()))
     }
@@ -196,18 +285,10 @@ fn hf_steps(analysis: &Columns, lacks: impl Fn(&Processor) -> bool) -> Vec<Strin
 mod dflash {
     use super::*;
 
-    fn cause(rule: &'static str, text: String) -> Cause {
-        Cause {
-            column: "dflash",
-            rule,
-            text,
-        }
-    }
-
     pub fn causes(analysis: &Columns) -> Vec<Cause> {
         let (dflash, dist) = match &analysis.dflash {
             Ok(column) => column,
-            Err(e) => return vec![cause("dflash_refused", format!("DFlash's sample() cannot run: {e}"))],
+            Err(e) => return vec![cause(Rule::DflashRefused, format!("DFlash's sample() cannot run: {e}"))],
         };
         if !departs(analysis.compare.dflash.as_ref()) {
             return Vec::new();
@@ -221,23 +302,23 @@ mod dflash {
                 } else {
                     "samples"
                 };
-                return vec![cause("dflash_refused_by_hf", format!(
+                return vec![cause(Rule::DflashRefusedByHf, format!(
                     "transformers refuses these arguments (“{message}”); DFlash's sample() reads only the temperature and {what}."))];
             }
         };
         let mut out = Vec::new();
         if dflash.is_greedy() && hf.do_sample {
-            out.push(cause("dflash_threshold", format!(
+            out.push(cause(Rule::DflashThreshold, format!(
                 "DFlash's temperature {} is below 1e-5, so sample() takes the argmax; transformers samples at temperature={t}.",
                 super::super::pyvalue::float_repr(dflash.temperature))));
         } else if !dflash.is_greedy() && !hf.do_sample {
-            out.push(cause("dflash_no_do_sample", format!(
+            out.push(cause(Rule::DflashNoDoSample, format!(
                 "DFlash has no do_sample: at temperature {} it samples, where generate() without do_sample=True decodes greedily.",
                 super::super::pyvalue::float_repr(dflash.temperature))));
         }
         let lacked = hf_steps(analysis, |p| !matches!(p, Processor::Temperature(_)));
         if !dflash.is_greedy() && hf.do_sample && !lacked.is_empty() {
-            out.push(cause("dflash_temperature_only", format!(
+            out.push(cause(Rule::DflashTemperatureOnly, format!(
                 "DFlash's sample() is temperature alone: transformers also applies {}; DFlash keeps {} tokens, transformers {}.",
                 lacked.join(", "), dist.kept(), analysis.hf_distribution().map_or(0, Distribution::kept))));
         }
@@ -249,20 +330,12 @@ mod transformers_js {
     use super::*;
     use crate::sampling::transformers_js::VERSION;
 
-    fn cause(rule: &'static str, text: String) -> Cause {
-        Cause {
-            column: "transformers_js",
-            rule,
-            text,
-        }
-    }
-
     pub fn causes(analysis: &Columns) -> Vec<Cause> {
         let (tjs, dist) = match &analysis.transformers_js {
             Ok(column) => column,
             Err(e) => {
                 return vec![cause(
-                    "transformers_js_refused",
+                    Rule::TransformersJsRefused,
                     format!("transformers.js {VERSION} throws: {e}"),
                 )]
             }
@@ -277,25 +350,25 @@ mod transformers_js {
                 "runs them"
             };
             return vec![cause(
-                "transformers_js_accepts",
+                Rule::TransformersJsAccepts,
                 format!("transformers refuses these arguments (“{message}”); transformers.js {VERSION} {what}."),
             )];
         }
         let mut out = Vec::new();
         if !tjs.ignored.is_empty() {
-            out.push(cause("transformers_js_top_p_ignored", format!(
+            out.push(cause(Rule::TransformersJsTopPIgnored, format!(
                 "transformers.js {VERSION} never applies {}: its top-p and other warpers are commented out, so it keeps {} tokens where transformers keeps {}.",
                 tjs.ignored.join(", "), dist.kept(), analysis.hf_distribution().map_or(0, Distribution::kept))));
         }
         if let Some(k) = tjs.top_k.filter(|_| tjs.do_sample) {
             let hf_kept = analysis.hf_distribution().map_or(0, Distribution::kept);
             if tjs.ignored.is_empty() && hf_kept > k {
-                out.push(cause("transformers_js_exactly_k", format!(
+                out.push(cause(Rule::TransformersJsExactlyK, format!(
                     "scores tie at the {k}-th place: transformers keeps all {hf_kept} tied tokens, transformers.js' ONNX TopK keeps exactly {k}, the lower ids first.")));
             }
         }
         if out.is_empty() {
-            out.push(cause("transformers_js_arithmetic", format!(
+            out.push(cause(Rule::TransformersJsArithmetic, format!(
                 "transformers.js {VERSION} runs the same rules in JavaScript's arithmetic; the distributions differ by more than 1e-6.")));
         }
         out
@@ -315,7 +388,7 @@ mod tests {
         };
         literal_causes(&input, &Columns::compute(&input))
             .iter()
-            .map(|c| c.rule)
+            .map(|c| c.rule.name())
             .collect()
     }
 

@@ -13,6 +13,7 @@ pub use lab::{Generation, Lab};
 pub use logits::{inspect, monte_carlo, parse_logits, DrawJob, MonteCarloRun};
 pub use step::StepLogits;
 
+use crate::sampling::explain::Rule;
 use crate::sampling::{GenerateArgs, GenerationConfig};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -49,6 +50,12 @@ fn generation_config(json: Option<String>) -> Result<Option<GenerationConfig>, J
         .map(|text| GenerationConfig::from_json_str(&text))
         .transpose()
         .map_err(JsError::from)
+}
+
+/// The rules the core names as causes (`report.causes[].rule`), for checking exercise sets.
+#[wasm_bindgen(js_name = causeRules)]
+pub fn cause_rules() -> Vec<String> {
+    Rule::ALL.iter().map(|r| r.name().to_string()).collect()
 }
 
 /// Aborts the instance exactly as a Rust panic does, so that the worker's crash recovery can be

@@ -412,3 +412,20 @@ test("an exercise set from elsewhere is refused by name", async () => {
   await page.goto(`${BASE}?exercises=missing.json`);
   await page.getByTestId("error").filter({ hasText: "The exercises could not be opened: exercises missing.json: HTTP 404" }).waitFor();
 });
+
+test("an exercise naming a rule the core does not know is refused with the core's list", async () => {
+  const page = await browser.browser.newPage();
+  const set = {
+    title: "typo", exercises: [{
+      title: "t", task: "t", explanation: "e", setup: { params: "{}" }, answer: { kind: "find", rule: "implicit_topk" },
+    }],
+  };
+  await page.route("**/typo.json", (route) => route.fulfill({ contentType: "application/json", body: JSON.stringify(set) }));
+  await page.goto(`${BASE}?exercises=typo.json`);
+  const error = page.getByTestId("error").filter({ hasText: "exercise 1: answer.rule must be one of" });
+  await error.waitFor();
+  // The list is the core's: rules no hand-kept list on the page named are in it.
+  const text = await error.textContent();
+  for (const rule of ["implicit_top_k", "transformers_js_arithmetic", "dflash_refused_by_hf"]) assert.ok(text.includes(rule), text);
+  await waitReady(page);
+});
