@@ -177,7 +177,8 @@ fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<
         }
         processors.push(Processor::Temperature(t));
     }
-    for field in ProbStep::ORDER {
+    // Field::ALL lists the truncation warpers in `_get_logits_processor`'s order.
+    for field in Field::ALL {
         if let Some(step) = ProbStep::from_argument(field, p.get(field))? {
             processors.push(Processor::Truncate(step));
         }

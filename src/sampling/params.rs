@@ -26,6 +26,7 @@ pub enum Field {
 }
 
 impl Field {
+    /// Every field; the truncations in the order `_get_logits_processor` adds their warpers.
     pub const ALL: [Field; 10] = [
         Field::DoSample,
         Field::Temperature,

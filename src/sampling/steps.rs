@@ -23,19 +23,9 @@ pub enum ProbStep {
 }
 
 impl ProbStep {
-    /// The truncation warpers' arguments in `_get_logits_processor`'s order (after temperature).
-    pub const ORDER: [Field; 6] = [
-        Field::TopK,
-        Field::TopP,
-        Field::MinP,
-        Field::TypicalP,
-        Field::EpsilonCutoff,
-        Field::EtaCutoff,
-    ];
-
     /// The warper `field = value` adds under `do_sample`, with the condition
-    /// `_get_logits_processor` puts on it (`None`: no warper) and the `ValueError` its
-    /// constructor raises, word for word.
+    /// `_get_logits_processor` puts on it (`None`: no warper, and for every field that is not a
+    /// truncation) and the `ValueError` its constructor raises, word for word.
     pub fn from_argument(field: Field, value: PyValue) -> Result<Option<ProbStep>, SamplingError> {
         let Some(x) = value.number() else {
             return Ok(None);
