@@ -3,7 +3,7 @@
 // shown column, or a panel per column. A bar on a token transformers never draws is drawn in the
 // highlight colour: those draws are the difference.
 import { COLUMNS, HIGHLIGHT, label } from "./columns.js";
-import { visible } from "./view.js";
+import { visible } from "./token-text.js";
 
 /** Rows: the most probable tokens, then up to DISPUTED that only one side keeps. */
 const TOP = 12;

@@ -3,7 +3,7 @@
 // of draws, under the check's bound, growing while the draws run. Every value comes from the
 // core (`MonteCarloRun.convergence`, the final result); this only plots them.
 import { COLUMNS } from "./columns.js";
-import { visible } from "./view.js";
+import { visible } from "./token-text.js";
 
 const charts = {};
 let points = {};

@@ -2,7 +2,8 @@
 // or not verified, then the target's bonus token; the run's acceptance lengths as a histogram and
 // the exact expected acceptance length of one greedy draft by temperature. Every figure comes
 // from the core (`Lab.speculate`, `Lab.acceptanceCurve`).
-import { element, visible } from "./view.js";
+import { element } from "./view.js";
+import { visible } from "./token-text.js";
 
 /** The temperatures of the expected-acceptance curve. */
 export const TEMPERATURES = Array.from({ length: 31 }, (_, i) => i * 0.05);

@@ -6,9 +6,13 @@
 
 use super::blocks::BlockMatrix;
 use super::error::{ModelError, Result};
-use super::llama::{Hyper, EXACT_MAX_POSITIONS, HF_LAYER_TENSORS};
+use super::hyper::{Hyper, HF_LAYER_TENSORS};
 use candle_core::{DType, Device, IndexOp, Tensor};
 use std::collections::HashMap;
+
+/// Positions the exact runner builds rotary tables for: a file's claimed context length never
+/// sizes an allocation beyond this (8 MB of tables at SmolLM2's head size).
+pub const EXACT_MAX_POSITIONS: usize = 1 << 15;
 
 /// One weight matrix `[out, in]`.
 pub enum Weight {

@@ -4,7 +4,7 @@
 use super::blocks::BlockMatrix;
 use super::error::{ModelError, Result};
 use super::exact::Weight;
-use super::llama::{Hyper, HF_LAYER_TENSORS};
+use super::hyper::{Hyper, HF_LAYER_TENSORS};
 use super::tokenizer::TextTokenizer;
 use candle_core::quantized::gguf_file::{Content, Value};
 use candle_core::quantized::GgmlDType;

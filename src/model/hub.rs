@@ -2,7 +2,7 @@
 //! `tokenizer.json`, `tokenizer_config.json` and `generation_config.json`.
 
 use super::error::{ModelError, Result};
-use super::llama::Hyper;
+use super::hyper::Hyper;
 use candle_core::{Device, Tensor};
 use serde::Deserialize;
 use serde_json::Value;

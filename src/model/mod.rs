@@ -14,13 +14,15 @@ pub mod exact;
 pub mod export;
 pub mod gguf;
 pub mod hub;
+pub mod hyper;
 pub mod llama;
 pub mod tokenizer;
 
 pub use chat::{Chat, ChatTemplate, Message};
 pub use error::{ModelError, Result};
 pub use exact::{ExactLlama, Weight};
-pub use llama::{Backbone, Hyper, KvCache, Precision};
+pub use hyper::Hyper;
+pub use llama::{Backbone, KvCache, Precision};
 pub use tokenizer::TextTokenizer;
 
 use crate::sampling::GenerationConfig;

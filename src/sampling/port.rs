@@ -7,6 +7,7 @@
 
 use super::closure::ban_ngrams;
 use super::distribution::Distribution;
+use super::pyvalue::rust_f64;
 use super::steps::{apply_steps, ProbStep};
 use super::SamplingError;
 use candle_core::{Device, Tensor};
@@ -190,15 +191,5 @@ pub fn sampling_text(s: &Sampling) -> String {
         Sampling::GumbelSoftmax { temperature } => {
             format!("Sampling::GumbelSoftmax {{ temperature: {} }}", rust_f64(*temperature))
         }
-    }
-}
-
-/// An f64 literal as Rust source (always with a decimal point).
-pub fn rust_f64(x: f64) -> String {
-    let s = format!("{x:?}");
-    if s.contains(['.', 'e', 'N', 'i']) {
-        s
-    } else {
-        format!("{s}.0")
     }
 }

@@ -1,7 +1,8 @@
 //! Python scalars as transformers receives them.
 //!
 //! transformers' checks look at Python types (`temperature=2` fails where `2.0` passes) and its
-//! messages print Python reprs (`1e-07`, `2.0`, `None`), so the values keep both.
+//! messages print Python reprs (`1e-07`, `2.0`, `None`), so the values keep both. Numbers as
+//! Rust source writes them (`0.7`, `1.0`) are here too, for the ports' code.
 
 use super::SamplingError;
 use serde_json::Value;
@@ -87,6 +88,16 @@ impl PyValue {
     /// `repr(float(x))`, for the checks that convert before they format.
     pub fn float_repr(self) -> String {
         float_repr(self.number().unwrap_or(f64::NAN))
+    }
+}
+
+/// An f64 literal as Rust source (always with a decimal point).
+pub fn rust_f64(x: f64) -> String {
+    let s = format!("{x:?}");
+    if s.contains(['.', 'e', 'N', 'i']) {
+        s
+    } else {
+        format!("{s}.0")
     }
 }
 

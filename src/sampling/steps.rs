@@ -6,7 +6,7 @@
 
 use super::closure;
 use super::params::Field;
-use super::pyvalue::PyValue;
+use super::pyvalue::{rust_f64, PyValue};
 use super::rules::{self, Kept};
 use super::SamplingError;
 use serde::Serialize;
@@ -121,11 +121,11 @@ impl ProbStep {
     pub fn rust_call(&self) -> String {
         match *self {
             ProbStep::TopK(k) => format!("top_k_keeping_ties(prs, {k})"),
-            ProbStep::TopP(p) => format!("top_p(prs, {})", super::port::rust_f64(p)),
-            ProbStep::MinP(m) => format!("min_p(prs, {})", super::port::rust_f64(m)),
-            ProbStep::Typical(m) => format!("typical(prs, {})", super::port::rust_f64(m)),
-            ProbStep::Epsilon(e) => format!("epsilon_cutoff(prs, {})", super::port::rust_f64(e)),
-            ProbStep::Eta(e) => format!("eta_cutoff(prs, {})", super::port::rust_f64(e)),
+            ProbStep::TopP(p) => format!("top_p(prs, {})", rust_f64(p)),
+            ProbStep::MinP(m) => format!("min_p(prs, {})", rust_f64(m)),
+            ProbStep::Typical(m) => format!("typical(prs, {})", rust_f64(m)),
+            ProbStep::Epsilon(e) => format!("epsilon_cutoff(prs, {})", rust_f64(e)),
+            ProbStep::Eta(e) => format!("eta_cutoff(prs, {})", rust_f64(e)),
         }
     }
 }
