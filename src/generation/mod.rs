@@ -7,8 +7,9 @@ pub mod session;
 pub mod speculative;
 pub mod step_logits;
 
+pub use crate::sampling::Semantics;
 pub use prompt_cache::PromptCache;
-pub use sampler::{Call, Sampler, Semantics};
+pub use sampler::{Call, Sampler};
 pub use session::{Finish, Prefill, Session, Step};
 pub use step_logits::{StepLogits, StepReport};
 

@@ -7,60 +7,14 @@ use crate::sampling::dflash::DflashSampling;
 use crate::sampling::distribution::Distribution;
 use crate::sampling::port::CandlePort;
 use crate::sampling::transformers_js::TransformersJs;
-use crate::sampling::SamplingError;
 use crate::sampling::{EffectiveParams, GenerateArgs, GenerationConfig, HfSampling, LiteralPort};
+use crate::sampling::{SamplingError, Semantics};
 use candle_core::Tensor;
 use candle_transformers::generation::LogitsProcessor;
 use rand::distr::weighted::WeightedIndex;
 use rand::distr::Distribution as _;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
-use serde::{Deserialize, Serialize};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Semantics {
-    /// What transformers samples from (its distribution, drawn with a seeded generator).
-    Hf,
-    /// The literal candle port, drawn by candle's `LogitsProcessor`.
-    Literal,
-    /// The corrected candle port, drawn by candle's `LogitsProcessor`.
-    Corrected,
-    /// DFlash's `sample()`, drawn by its candle port's `LogitsProcessor`.
-    Dflash,
-    /// transformers.js' sampler (its distribution, drawn with a seeded generator).
-    TransformersJs,
-}
-
-impl Semantics {
-    pub const ALL: [Semantics; 5] = [
-        Semantics::Hf,
-        Semantics::Literal,
-        Semantics::Corrected,
-        Semantics::Dflash,
-        Semantics::TransformersJs,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Semantics::Hf => "hf",
-            Semantics::Literal => "literal",
-            Semantics::Corrected => "corrected",
-            Semantics::Dflash => "dflash",
-            Semantics::TransformersJs => "transformers_js",
-        }
-    }
-}
-
-impl std::str::FromStr for Semantics {
-    type Err = GenerationError;
-    fn from_str(s: &str) -> Result<Self, GenerationError> {
-        Semantics::ALL.into_iter().find(|x| x.name() == s).ok_or_else(|| {
-            let names: Vec<String> = Semantics::ALL.iter().map(|x| format!("`{}`", x.name())).collect();
-            GenerationError::Invalid(format!("semantics must be one of {}, not `{s}`", names.join(", ")))
-        })
-    }
-}
 
 /// One `generate()` call on a model, with the two defaults every edge would otherwise write
 /// again: the caller's `generation_config.json`, else the model's own; the caller's seed (a flag,

@@ -11,12 +11,13 @@
 //! benchmark counts it) has the exact expectation `1 + Σₖ Πᵢ₍ᵢ₍ₖ₎ pᵢ(dᵢ₊₁)` given the drafted
 //! tokens, which each round reports next to the observed one.
 
-use super::sampler::{Call, Sampler, Semantics};
+use super::sampler::{Call, Sampler};
 use super::session::Finish;
 use super::GenerationError;
 use crate::model::{KvCache, Model};
 use crate::sampling::hf::torch_argmax;
 use crate::sampling::GenerateArgs;
+use crate::sampling::Semantics;
 use serde::Serialize;
 use std::sync::Arc;
 

@@ -8,7 +8,7 @@ use super::literal::REPEAT_LAST_N;
 use super::params::{Field, Source};
 use super::port::PenaltyWindow;
 use super::steps::ProbStep;
-use super::SamplingError;
+use super::{SamplingError, Semantics};
 use candle_transformers::generation::Sampling;
 use serde::Serialize;
 
@@ -83,14 +83,14 @@ impl Rule {
     }
 
     /// The column whose difference from hf this rule explains.
-    pub fn column(self) -> &'static str {
+    pub fn column(self) -> Semantics {
         let name = self.name();
         if name.starts_with("dflash_") {
-            "dflash"
+            Semantics::Dflash
         } else if name.starts_with("transformers_js_") {
-            "transformers_js"
+            Semantics::TransformersJs
         } else {
-            "literal"
+            Semantics::Literal
         }
     }
 }
@@ -105,7 +105,7 @@ impl Serialize for Rule {
 /// readers.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Cause {
-    pub column: &'static str,
+    pub column: Semantics,
     pub rule: Rule,
     pub text: String,
 }

@@ -11,6 +11,7 @@
 //!   [`thresholds`]: where each system's "temperature zero" begins.
 //! - [`columns`]: one step under every semantics, each against hf; [`explain`]: which rule
 //!   causes a difference, in plain words; [`analysis`]: both, and where temperature zero begins.
+//! - [`semantics`]: the columns' one list.
 //! - [`distribution`], [`monte_carlo`], [`report`]: figures, draws with the real
 //!   `LogitsProcessor`, and the JSON report; [`rust_code`]: each port as Rust.
 
@@ -30,6 +31,7 @@ pub mod pyvalue;
 pub mod report;
 pub mod rules;
 pub mod rust_code;
+pub mod semantics;
 pub mod steps;
 pub mod thresholds;
 pub mod transformers_js;
@@ -42,6 +44,7 @@ pub use literal::LiteralPort;
 pub use monte_carlo::Part;
 pub use params::{EffectiveParams, GenerateArgs, GenerationConfig};
 pub use report::Report;
+pub use semantics::Semantics;
 
 /// What the core refuses, typed; the edges turn it into text once.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]

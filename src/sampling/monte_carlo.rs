@@ -9,7 +9,7 @@
 use super::columns::{Columns, Inspection};
 use super::distribution::{total_variation, Distribution};
 use super::port::CandlePort;
-use super::SamplingError;
+use super::{SamplingError, Semantics};
 use candle_core::Tensor;
 use candle_transformers::generation::LogitsProcessor;
 use serde::Serialize;
@@ -391,11 +391,11 @@ impl MonteCarloRun {
 
     /// How far each port's draws so far are from its exact distribution, and the check's bound
     /// at that many draws: `(port, draws, tv_to_exact, bound)`, for a convergence picture.
-    pub fn convergence(&self) -> Vec<(&'static str, usize, f64, f64)> {
+    pub fn convergence(&self) -> Vec<(Semantics, usize, f64, f64)> {
         let sides = [
-            ("literal", Some(&self.literal)),
-            ("corrected", self.corrected.as_ref()),
-            ("dflash", self.dflash.as_ref()),
+            (Semantics::Literal, Some(&self.literal)),
+            (Semantics::Corrected, self.corrected.as_ref()),
+            (Semantics::Dflash, self.dflash.as_ref()),
         ];
         sides
             .into_iter()

@@ -12,7 +12,7 @@ use super::rust_code::{port_program, port_text};
 use super::steps::ProbStep;
 use super::thresholds::Threshold;
 use super::transformers_js;
-use super::SamplingError;
+use super::{SamplingError, Semantics};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -118,13 +118,13 @@ pub struct Report {
 
 impl Report {
     /// Every column's entry by its name in the JSON, in the order the page shows them.
-    pub fn entries(&self) -> [(&'static str, &Entry); 5] {
+    pub fn entries(&self) -> [(Semantics, &Entry); 5] {
         [
-            ("hf", &self.hf.entry),
-            ("literal", &self.literal),
-            ("corrected", &self.corrected.entry),
-            ("dflash", &self.dflash.entry),
-            ("transformers_js", &self.transformers_js.entry),
+            (Semantics::Hf, &self.hf.entry),
+            (Semantics::Literal, &self.literal),
+            (Semantics::Corrected, &self.corrected.entry),
+            (Semantics::Dflash, &self.dflash.entry),
+            (Semantics::TransformersJs, &self.transformers_js.entry),
         ]
     }
 }
