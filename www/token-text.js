@@ -9,6 +9,9 @@ export const visible = (text) =>
 /** The bytes of a token that is part of a UTF-8 character (`\xE6`, `\xE8\xB0`); null otherwise. */
 const byteParts = (text) => (/^(\\x[0-9A-Fa-f]{2})+$/.test(text) ? text.match(/[0-9A-Fa-f]{2}/g).map((h) => parseInt(h, 16)) : null);
 
+/** Whether a token's text is (part of) a UTF-8 character's bytes. */
+export const isByteToken = (text) => byteParts(text) !== null;
+
 /** Bytes a UTF-8 sequence starting with `lead` has (1 for a stray continuation byte). */
 const sequenceLength = (lead) => (lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1);
 

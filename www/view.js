@@ -5,7 +5,7 @@
 import { COLUMNS, label } from "./columns.js";
 import { drawCharts } from "./charts.js";
 import { drawObserved } from "./montecarlo.js";
-import { nameByteRuns, visible } from "./token-text.js";
+import { isByteToken, nameByteRuns, visible } from "./token-text.js";
 
 const TOP_ROWS = 12;
 export const $ = (id) => document.getElementById(id);
@@ -291,7 +291,7 @@ export function nameGeneratedBytes(from) {
   const tokens = [...$("completion").children];
   let start = tokens.findIndex((el) => Number(el.dataset.step) >= from);
   if (start < 0) return;
-  while (start > 0 && byteParts(tokens[start - 1].dataset.tokenText ?? "")) start -= 1;
+  while (start > 0 && isByteToken(tokens[start - 1].dataset.tokenText ?? "")) start -= 1;
   nameByteRuns(tokens.slice(start).map((el) => ({ el, text: el.dataset.tokenText ?? "" })));
 }
 
