@@ -47,9 +47,10 @@ async function measureWasm({ precision }, { model, question, newTokens, draws })
   run.advance(run.total);
   // Per port, as the page counts them; here one thread draws every candle port, one after the other.
   const elapsed = seconds(drawStart);
+  const done = run.done; // finish() hands the run's memory back
   const result = run.finish();
   const ports = ["literal", "corrected", "dflash"].filter((p) => result[p] && !result[p].error).length;
-  const draws_per_s = run.done / ports / elapsed;
+  const draws_per_s = done / ports / elapsed;
   return {
     load_s, prefill_s, decode_tok_s, prompt_tokens: generation.promptIds().length, new_tokens: tokens,
     inspect_ms: inspections[2], draws_per_s, peak_memory_mb: exports.memory.buffer.byteLength / 1e6,
