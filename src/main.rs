@@ -222,7 +222,7 @@ fn inspect_model(flags: &Flags) -> CliResult<String> {
     let step = StepLogits::new(Arc::new(model), logits, ids);
     let input = step.inspection(args, gc)?;
     let analysis = Analysis::run(&input);
-    printed(flags, &input, &analysis, step.report(&input, &analysis))
+    printed(flags, &input, &analysis, step.report(&analysis))
 }
 
 fn generate(flags: &Flags) -> CliResult<()> {

@@ -101,6 +101,9 @@ async function load({ id, precision }, files) {
   postMessage({ type: Reply.ready, id, info: lab.info(), timings: { fetchMs: files.fetchMs, parseMs, fromCache: files.fromCache } });
 }
 
+/** The synthetic logits a request carries (comma-separated text), read by the core's parser. */
+const syntheticLogits = (text) => parseLogits(new TextEncoder().encode(`[${text}]`));
+
 /** The step a request is about — a generated token, else the token after the chat — as one
  * handle whatever the step, freed after `use`. */
 function withStep({ chat, step }, use) {
@@ -114,7 +117,7 @@ function withStep({ chat, step }, use) {
 
 function inspect(request) {
   const { params, generationConfig, logits } = request;
-  if (logits) return inspectLogits(parseLogits(new TextEncoder().encode(`[${logits}]`)), params, generationConfig, new Uint32Array());
+  if (logits) return inspectLogits(syntheticLogits(logits), params, generationConfig, new Uint32Array());
   return withStep(request, (handle) => handle.inspect(params, generationConfig));
 }
 
@@ -137,7 +140,7 @@ function alternatives(request) {
 /** The step's logits, context and parameters as plain data, for workers without the model. */
 function drawJob(request) {
   const { params, generationConfig, logits } = request;
-  if (logits) return { logits: parseLogits(new TextEncoder().encode(`[${logits}]`)), params, generationConfig, contextIds: new Uint32Array() };
+  if (logits) return { logits: syntheticLogits(logits), params, generationConfig, contextIds: new Uint32Array() };
   const job = withStep(request, (handle) => handle.drawJob(params, generationConfig));
   try {
     return { logits: job.logits, params: job.params, generationConfig: job.generationConfig, contextIds: job.contextIds };

@@ -13,8 +13,9 @@ pub use sampler::{Call, Sampler};
 pub use session::{Finish, Prefill, Session, Step};
 pub use step_logits::{StepLogits, StepReport};
 
-use crate::model::ModelError;
+use crate::model::{Model, ModelError};
 use crate::sampling::SamplingError;
+use serde_json::{Map, Value};
 
 /// What a generation refuses or meets, typed; the edges turn it into text once.
 #[derive(Debug, thiserror::Error)]
@@ -32,4 +33,11 @@ impl GenerationError {
     pub fn invalid(message: impl Into<String>) -> Self {
         GenerationError::Invalid(message.into())
     }
+}
+
+/// Each id's display text, by id: how a result names the tokens it lists, for the page.
+pub(crate) fn token_texts(model: &Model, ids: impl IntoIterator<Item = u32>) -> Map<String, Value> {
+    ids.into_iter()
+        .map(|id| (id.to_string(), Value::String(model.tokenizer.token_text(id))))
+        .collect()
 }

@@ -153,12 +153,7 @@ impl Session {
     /// cut back to that step, the steps after it are kept as a branch to go back to, and the
     /// forced step is returned with the probability the token had there. `step` goes on from it.
     pub fn branch(&mut self, index: usize, token: u32) -> Result<Step, GenerationError> {
-        if index >= self.steps() {
-            return Err(GenerationError::Invalid(format!(
-                "step {index} does not exist: {} tokens were generated",
-                self.steps()
-            )));
-        }
+        self.check_step(index)?;
         let vocab = self.step_logits[index].len();
         if token as usize >= vocab {
             return Err(GenerationError::Invalid(format!(
@@ -206,9 +201,20 @@ impl Session {
     }
 
     /// Generated step `index`'s logits and context, for everything asked about that step.
-    pub fn step_logits(&self, index: usize) -> Option<StepLogits> {
-        let (logits, context) = self.at(index)?;
-        Some(StepLogits::new(self.model.clone(), logits.to_vec(), context.to_vec()))
+    pub fn step_logits(&self, index: usize) -> Result<StepLogits, GenerationError> {
+        self.check_step(index)?;
+        let (logits, context) = self.at(index).expect("checked above");
+        Ok(StepLogits::new(self.model.clone(), logits.to_vec(), context.to_vec()))
+    }
+
+    fn check_step(&self, index: usize) -> Result<(), GenerationError> {
+        if index < self.steps() {
+            return Ok(());
+        }
+        Err(GenerationError::Invalid(format!(
+            "step {index} does not exist: {} tokens were generated",
+            self.steps()
+        )))
     }
 
     /// The branches left behind, in the order they were left.

@@ -13,7 +13,7 @@
 
 use super::sampler::{Call, Sampler};
 use super::session::Finish;
-use super::GenerationError;
+use super::{token_texts, GenerationError};
 use crate::model::{KvCache, Model};
 use crate::sampling::hf::torch_argmax;
 use crate::sampling::GenerateArgs;
@@ -286,10 +286,7 @@ pub fn speculate(
     let (mut target, logits) = ModelTarget::prefill(model.clone(), prompt)?;
     let mut speculation = settings.run(&mut target, prompt, &logits, call.semantics, &mut sampler, &mut drafter)?;
     speculation.text = model.tokenizer.decode(&speculation.ids)?;
-    speculation.tokens = speculation
-        .named_ids()
-        .map(|id| (id.to_string(), model.tokenizer.token_text(id).into()))
-        .collect();
+    speculation.tokens = token_texts(&model, speculation.named_ids());
     Ok(speculation)
 }
 

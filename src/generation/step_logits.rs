@@ -2,6 +2,7 @@
 //! a chat, or any generated token. Whatever is asked about a step — the report, the Monte Carlo
 //! input, the tokens a branch can choose from — is asked of this one type, whichever the step.
 
+use super::token_texts;
 use crate::model::Model;
 use crate::sampling::{Analysis, Distribution, GenerateArgs, GenerationConfig, Inspection, Report, SamplingError};
 use serde::Serialize;
@@ -36,8 +37,8 @@ impl StepLogits {
         Inspection::new(self.logits.clone(), args, generation_config, self.context_ids.clone())
     }
 
-    /// The report of `input` (this step's inspection), with the text of every token it lists.
-    pub fn report(&self, input: &Inspection, analysis: &Analysis) -> StepReport {
+    /// The report of this step's `analysis`, with the text of every token it lists.
+    pub fn report(&self, analysis: &Analysis) -> StepReport {
         let report = analysis.report();
         let mut ids = BTreeSet::new();
         for (_, entry) in report.entries() {
@@ -45,11 +46,8 @@ impl StepLogits {
         }
         StepReport {
             report,
-            context_ids: input.context_ids.clone(),
-            tokens: ids
-                .into_iter()
-                .map(|id| (id.to_string(), Value::String(self.model.tokenizer.token_text(id))))
-                .collect(),
+            context_ids: self.context_ids.clone(),
+            tokens: token_texts(&self.model, ids),
         }
     }
 

@@ -3,7 +3,7 @@
 
 use super::{args, error, generation_config, to_js, StepLogits};
 use crate::generation::speculative::{self, DraftSource, Speculative};
-use crate::generation::{self, Call, GenerationError, PromptCache, Semantics, Session};
+use crate::generation::{self, Call, PromptCache, Semantics, Session};
 use crate::model::{hub::HubFiles, Chat, Model, Precision};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -314,11 +314,7 @@ impl Generation {
     /// Generated token `index`: the logits the model gave at that step and the ids before it.
     #[wasm_bindgen(js_name = stepAt)]
     pub fn step_at(&self, index: usize) -> Result<StepLogits, JsError> {
-        let steps = self.session.steps();
-        let step = self.session.step_logits(index).ok_or_else(|| {
-            GenerationError::invalid(format!("step {index} does not exist: {steps} tokens were generated"))
-        })?;
-        Ok(StepLogits::from(step))
+        Ok(StepLogits::from(self.session.step_logits(index)?))
     }
 }
 

@@ -3,12 +3,19 @@
 
 use super::{args, generation_config, to_js, DrawJob};
 use crate::generation;
-use crate::sampling::Analysis;
+use crate::sampling::{Analysis, Inspection};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 pub struct StepLogits {
     step: generation::StepLogits,
+}
+
+impl StepLogits {
+    fn inspection(&self, params_json: &str, generation_config_json: Option<String>) -> Result<Inspection, JsError> {
+        let (args, gc) = (args(params_json)?, generation_config(generation_config_json)?);
+        Ok(self.step.inspection(args, gc)?)
+    }
 }
 
 impl From<generation::StepLogits> for StepLogits {
@@ -21,18 +28,14 @@ impl From<generation::StepLogits> for StepLogits {
 impl StepLogits {
     /// The report of `sampling-lab inspect --model` for this step.
     pub fn inspect(&self, params_json: &str, generation_config_json: Option<String>) -> Result<JsValue, JsError> {
-        let input = self
-            .step
-            .inspection(args(params_json)?, generation_config(generation_config_json)?)?;
-        to_js(&self.step.report(&input, &Analysis::run(&input)))
+        let input = self.inspection(params_json, generation_config_json)?;
+        to_js(&self.step.report(&Analysis::run(&input)))
     }
 
     /// The Monte Carlo input for this step, for workers without the model.
     #[wasm_bindgen(js_name = drawJob)]
     pub fn draw_job(&self, params_json: &str, generation_config_json: Option<String>) -> Result<DrawJob, JsError> {
-        let input = self
-            .step
-            .inspection(args(params_json)?, generation_config(generation_config_json)?)?;
+        let input = self.inspection(params_json, generation_config_json)?;
         Ok(DrawJob::new(input, params_json))
     }
 
