@@ -3,8 +3,7 @@
 //! `sampling-lab inspect --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT]
 //!  --params JSON [--precision exact|fast] ...`
 //! `sampling-lab generate --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT]
-//!  [--params JSON] [--precision exact|fast] [--semantics hf|literal|corrected|dflash|transformers_js] [--max-new-tokens N]
-//!  [--seed S]`
+//!  [--params JSON] [--precision exact|fast] [--semantics COLUMN] [--max-new-tokens N] [--seed S]`
 //! `sampling-lab speculate --model PATH --prompt TEXT [--params JSON] [--semantics S]
 //!  [--draft greedy|prompt-lookup|sampled] [--block N] [--max-new-tokens N] [--seed S]`
 //! `sampling-lab export-hub --model FILE.gguf --out DIR [--dtype f32|bf16|f16]`
@@ -18,7 +17,8 @@ use sampling_lab::generation::speculative::{self, DraftSource, Speculative, DEFA
 use sampling_lab::generation::{Call, Semantics, Session, StepLogits};
 use sampling_lab::logits_file::parse_logits;
 use sampling_lab::model::{export, Chat, Model, Precision};
-use sampling_lab::sampling::monte_carlo::MonteCarlo;
+use sampling_lab::sampling::columns::{dflash, hf};
+use sampling_lab::sampling::output::monte_carlo::MonteCarlo;
 use sampling_lab::sampling::{Analysis, GenerateArgs, GenerationConfig, Inspection};
 use serde::Serialize;
 use std::io::Write;
@@ -31,12 +31,19 @@ const USAGE: &str = "usage:
   sampling-lab inspect --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT] --params JSON
                        [--precision exact|fast] [--generation-config FILE] [--draws N --seed S]
   sampling-lab generate --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT] [--params JSON]
-                        [--precision exact|fast] [--semantics hf|literal|corrected|dflash|transformers_js] [--max-new-tokens N] [--seed S]
+                        [--precision exact|fast] [--semantics COLUMN] [--max-new-tokens N] [--seed S]
   sampling-lab speculate --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT] [--params JSON]
-                         [--semantics dflash|hf|literal|corrected|transformers_js] [--draft greedy|prompt-lookup|sampled]
+                         [--semantics COLUMN] [--draft greedy|prompt-lookup|sampled]
                          [--block N] [--max-new-tokens N] [--seed S] [--precision exact]
   sampling-lab export-hub --model FILE.gguf --out DIR [--dtype f32|bf16|f16]
-PATH is a .gguf file or a directory in the Hugging Face layout (config.json, model.safetensors, tokenizer.json, ...).";
+PATH is a .gguf file or a directory in the Hugging Face layout (config.json, model.safetensors, tokenizer.json, ...).
+COLUMN is one of the columns of the report:";
+
+/// The usage, with the columns the registry lists.
+fn usage() -> String {
+    let columns: Vec<&str> = Semantics::all().map(Semantics::name).collect();
+    format!("{USAGE} {} (generate: hf by default; speculate: dflash).", columns.join(", "))
+}
 
 /// The one place the crate's typed errors become text: the message on stderr.
 type CliResult<T> = Result<T, Box<dyn std::error::Error>>;
@@ -66,8 +73,8 @@ fn run(args: &[String]) -> CliResult<String> {
         Some("generate") => generate(&Flags::parse(&args[1..])?).map(|()| String::new()),
         Some("speculate") => speculate(&Flags::parse(&args[1..])?),
         Some("export-hub") => export_hub(&Flags::parse(&args[1..])?),
-        Some("-h" | "--help") | None => Err(USAGE.into()),
-        Some(other) => Err(format!("unknown command `{other}`; {USAGE}").into()),
+        Some("-h" | "--help") | None => Err(usage().into()),
+        Some(other) => Err(format!("unknown command `{other}`; {}", usage()).into()),
     }
 }
 
@@ -81,7 +88,7 @@ impl Flags {
         while let Some(flag) = it.next() {
             let name = flag
                 .strip_prefix("--")
-                .ok_or_else(|| format!("unexpected argument `{flag}`; {USAGE}"))?;
+                .ok_or_else(|| format!("unexpected argument `{flag}`; {}", usage()))?;
             let value = it.next().ok_or_else(|| format!("`--{name}` needs a value"))?;
             pairs.push((name.to_string(), value.clone()));
         }
@@ -108,7 +115,7 @@ fn read(path: &str) -> CliResult<Vec<u8>> {
 
 fn check_flags(flags: &Flags, known: &[&str]) -> CliResult<()> {
     match flags.0.iter().find(|(n, _)| !known.contains(&n.as_str())) {
-        Some((name, _)) => Err(format!("unknown flag `--{name}`\n{USAGE}").into()),
+        Some((name, _)) => Err(format!("unknown flag `--{name}`\n{}", usage()).into()),
         None => Ok(()),
     }
 }
@@ -131,14 +138,14 @@ fn inspect(flags: &Flags) -> CliResult<String> {
         flags,
         &["logits", "params", "generation-config", "context-ids", "draws", "seed"],
     )?;
-    let logits = parse_logits(&read(flags.get("logits").ok_or(USAGE)?)?)?;
+    let logits = parse_logits(&read(flags.get("logits").ok_or_else(usage)?)?)?;
     let context_ids: Vec<u32> = match flags.get("context-ids") {
         Some(text) => {
             serde_json::from_str(text).map_err(|e| format!("--context-ids must be a JSON array of token ids: {e}"))?
         }
         None => Vec::new(),
     };
-    let args = GenerateArgs::from_json_str(flags.get("params").ok_or(USAGE)?)?;
+    let args = GenerateArgs::from_json_str(flags.get("params").ok_or_else(usage)?)?;
     let input = Inspection::new(logits, args, generation_config(flags)?, context_ids)?;
     let analysis = Analysis::run(&input);
     printed(flags, &input, &analysis, analysis.report())
@@ -158,7 +165,7 @@ fn printed(flags: &Flags, input: &Inspection, analysis: &Analysis, report: impl 
     let monte_carlo = match flags.number::<usize>("draws")? {
         Some(draws) => {
             let seed = input.args.seed_or(flags.number::<u64>("seed")?);
-            Some(analysis.monte_carlo(input, draws, seed)?)
+            Some(analysis.monte_carlo(draws, seed)?)
         }
         None => None,
     };
@@ -168,7 +175,7 @@ fn printed(flags: &Flags, input: &Inspection, analysis: &Analysis, report: impl 
 const MODEL_FLAGS: [&str; 6] = ["model", "prompt", "system", "answer-prefix", "precision", "params"];
 
 fn load_model(flags: &Flags) -> CliResult<(Model, Vec<u32>)> {
-    let path = flags.get("model").ok_or(USAGE)?;
+    let path = flags.get("model").ok_or_else(usage)?;
     let precision: Precision = flags.get("precision").unwrap_or("exact").parse()?;
     let started = Instant::now();
     let model = load_model_path(std::path::Path::new(path), precision)?;
@@ -179,7 +186,7 @@ fn load_model(flags: &Flags) -> CliResult<(Model, Vec<u32>)> {
     );
     let chat = Chat::single(
         flags.get("system"),
-        flags.get("prompt").ok_or(USAGE)?,
+        flags.get("prompt").ok_or_else(usage)?,
         flags.get("answer-prefix").unwrap_or(""),
     );
     let ids = model.chat_ids(&chat)?;
@@ -217,7 +224,7 @@ fn inspect_model(flags: &Flags) -> CliResult<String> {
         ids.len(),
         started.elapsed().as_secs_f64()
     );
-    let args = GenerateArgs::from_json_str(flags.get("params").ok_or(USAGE)?)?;
+    let args = GenerateArgs::from_json_str(flags.get("params").ok_or_else(usage)?)?;
     let gc = generation_config(flags)?;
     let step = StepLogits::new(Arc::new(model), logits, ids);
     let input = step.inspection(args, gc)?;
@@ -232,7 +239,7 @@ fn generate(flags: &Flags) -> CliResult<()> {
     )?;
     let (model, ids) = load_model(flags)?;
     let args = GenerateArgs::from_json_str(flags.get("params").unwrap_or("{}"))?;
-    let semantics: Semantics = flags.get("semantics").unwrap_or("hf").parse()?;
+    let semantics: Semantics = flags.get("semantics").unwrap_or(hf::SEMANTICS.name()).parse()?;
     let call = Call::on(&model, semantics, args, None, flags.number("seed")?);
     let max_new_tokens = flags.number("max-new-tokens")?.unwrap_or(MAX_NEW_TOKENS);
     let started = Instant::now();
@@ -269,7 +276,7 @@ fn speculate(flags: &Flags) -> CliResult<String> {
     )?;
     let (model, ids) = load_model(flags)?;
     let args = GenerateArgs::from_json_str(flags.get("params").unwrap_or("{}"))?;
-    let semantics: Semantics = flags.get("semantics").unwrap_or("dflash").parse()?;
+    let semantics: Semantics = flags.get("semantics").unwrap_or(dflash::SEMANTICS.name()).parse()?;
     let settings = Speculative {
         block_size: flags.number("block")?.unwrap_or(DEFAULT_BLOCK),
         draft: flags.get("draft").unwrap_or("greedy").parse::<DraftSource>()?,
@@ -292,8 +299,8 @@ fn export_hub(flags: &Flags) -> CliResult<String> {
         "f16" => candle_core::DType::F16,
         other => return Err(format!("--dtype must be f32, bf16 or f16, not `{other}`").into()),
     };
-    let files = export::hub_files_from_gguf(&read(flags.get("model").ok_or(USAGE)?)?, dtype)?;
-    let out = std::path::Path::new(flags.get("out").ok_or(USAGE)?);
+    let files = export::hub_files_from_gguf(&read(flags.get("model").ok_or_else(usage)?)?, dtype)?;
+    let out = std::path::Path::new(flags.get("out").ok_or_else(usage)?);
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let write = |name: &str, bytes: &[u8]| std::fs::write(out.join(name), bytes).map_err(|e| format!("{name}: {e}"));
     write("config.json", &files.config)?;

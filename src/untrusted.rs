@@ -39,7 +39,7 @@ pub fn generate_call(
 fn inspect(input: Inspection) -> Result<(), GenerationError> {
     let analysis = Analysis::run(&input);
     as_json(&analysis.report())?;
-    let mut run = analysis.monte_carlo_run(&input, DRAWS, 0, Part::new(0, 1)?);
+    let mut run = analysis.monte_carlo_run(DRAWS, 0, Part::new(0, 1)?);
     run.advance(DRAWS)?;
     as_json(&run.finish())
 }

@@ -7,13 +7,10 @@ mod both;
 
 use common::{case, cases, file, Case};
 use sampling_lab::logits_file::parse_logits;
-use sampling_lab::sampling::columns::EXACT_TOLERANCE;
-use sampling_lab::sampling::dflash::DflashSampling;
-use sampling_lab::sampling::explain::Rule;
-use sampling_lab::sampling::params::Field;
-use sampling_lab::sampling::pyvalue::PyValue;
-use sampling_lab::sampling::report::Exactness;
-use sampling_lab::sampling::{Analysis, Distribution, GenerateArgs, Part};
+use sampling_lab::sampling::columns::dflash::{self, DflashSampling};
+use sampling_lab::sampling::columns::{corrected, hf, literal};
+use sampling_lab::sampling::distribution::EXACT_TOLERANCE;
+use sampling_lab::sampling::{Analysis, Distribution, Field, GenerateArgs, Part, PyValue};
 use serde_json::{json, Value};
 
 #[cfg(target_arch = "wasm32")]
@@ -71,7 +68,7 @@ both! {
     fn effective_params_resolve_as_transformers_resolves_them() {
         for case in cases() {
             let analysis = Analysis::run(&case.input);
-            let ours = serde_json::Value::Object(analysis.effective.values_json());
+            let ours = serde_json::Value::Object(analysis.columns.effective.values_json());
             assert_eq!(ours, case.hf["effective_params"], "{}: effective parameters", case.name);
         }
     }
@@ -92,10 +89,10 @@ both! {
         let mut by_nature = Vec::new();
         for case in cases().iter().filter(|c| c.error().is_none()) {
             let report = Analysis::run(&case.input).report();
-            match report.corrected.exactness {
-                Exactness::Exact => {}
-                Exactness::InexactByNature => by_nature.push(case.name.clone()),
-                other => panic!("{}: corrected port is {other:?}: {:?}", case.name, report.compare.corrected),
+            match report.entry(corrected::SEMANTICS).details["exactness"].as_str() {
+                Some("exact") => {}
+                Some("inexact_by_nature") => by_nature.push(case.name.clone()),
+                other => panic!("{}: corrected port is {other:?}: {:?}", case.name, report.compare(corrected::SEMANTICS)),
             }
         }
         // Ties straddling a top-p cut are detected, not hidden: the tied synthetic cases have some.
@@ -111,38 +108,39 @@ both! {
     fn literal_top_k_then_top_p_skips_the_nucleus_when_the_top_k_mass_is_below_p() {
         // On the Q4_1 model the top-40 hold less than 0.9 of the mass, so candle ignores top_p.
         let report = Analysis::run(&case("k40p09").input).report();
-        let top40_mass: f64 = Analysis::run(&case("t07").input).report().hf.entry.support[..40].iter().map(|(_, p)| p).sum();
+        let top40_mass: f64 = Analysis::run(&case("t07").input).report().entry(hf::SEMANTICS).support[..40].iter().map(|(_, p)| p).sum();
         assert!(top40_mass < 0.9, "{top40_mass}");
-        assert_eq!((report.hf.entry.kept, report.literal.kept), (24, 40));
+        assert_eq!((report.entry(hf::SEMANTICS).kept, report.entry(literal::SEMANTICS).kept), (24, 40));
     }
 
     fn literal_port_of_temperature_alone_keeps_the_whole_vocabulary() {
-        assert_eq!(Analysis::run(&case("t07_default").input).report().literal.kept, 49152);
+        assert_eq!(Analysis::run(&case("t07_default").input).report().entry(literal::SEMANTICS).kept, 49152);
     }
 
     fn ties_3221_with_top_k_2_keep_3_for_hf_and_2_for_literal() {
         let report = Analysis::run(&case("ties_3221_k2").input).report();
-        assert_eq!((report.hf.entry.kept, report.literal.kept, report.corrected.entry.kept), (3, 2, 3));
+        let kept = |s| report.entry(s).kept;
+        assert_eq!((kept(hf::SEMANTICS), kept(literal::SEMANTICS), kept(corrected::SEMANTICS)), (3, 2, 3));
     }
 
     fn temperature_zero_with_sampling_is_an_error_for_hf_and_silently_greedy_for_literal() {
         let report = Analysis::run(&case("err_temperature_zero").input).report();
-        assert!(report.hf.entry.error.as_deref().unwrap().starts_with("`temperature` (=0.0) has to be"));
-        assert_eq!(report.literal.sampling, "Sampling::ArgMax");
-        assert_eq!(report.literal.kept, 1);
+        assert!(report.entry(hf::SEMANTICS).error.as_deref().unwrap().starts_with("`temperature` (=0.0) has to be"));
+        assert_eq!(report.entry(literal::SEMANTICS).sampling, "Sampling::ArgMax");
+        assert_eq!(report.entry(literal::SEMANTICS).kept, 1);
     }
 
     fn implicit_top_k_is_reported_as_a_default_that_took_effect() {
         let report = Analysis::run(&case("t07_default").input).report();
         assert_eq!(report.effective.implicit, vec!["top_k=50".to_string()]);
-        assert!(report.compare.literal.as_ref().unwrap().mass_outside_hf > 0.01);
+        assert!(report.compare(literal::SEMANTICS).unwrap().mass_outside_hf > 0.01);
     }
 
     fn literal_exact_distributions_match_real_logits_processor_draws() {
         for name in ["ties_3221_k2", "small_k_then_p", "small_p_above_topk_mass", "tied_1000_k50_p09", "bf16_1000_k40_p09", "small_penalty_prompt"] {
             let c = case(name);
             let analysis = Analysis::run(&c.input);
-            let mc = analysis.monte_carlo(&c.input, 20_000, 7).unwrap();
+            let mc = analysis.monte_carlo(20_000, 7).unwrap();
             let v = serde_json::to_value(&mc).unwrap();
             for port in ["literal", "corrected"] {
                 assert_eq!(v[port]["consistent"], json!(true), "{name} {port}: {}", v[port]);
@@ -152,7 +150,7 @@ both! {
 
     fn monte_carlo_on_the_full_vocabulary_stays_inside_the_exact_support() {
         let c = case("k40p09");
-        let mc = serde_json::to_value(Analysis::run(&c.input).monte_carlo(&c.input, 2_000, 3).unwrap()).unwrap();
+        let mc = serde_json::to_value(Analysis::run(&c.input).monte_carlo(2_000, 3).unwrap()).unwrap();
         for port in ["literal", "corrected"] {
             assert_eq!(mc[port]["consistent"], json!(true), "{port}: {}", mc[port]["tv_to_exact"]);
         }
@@ -162,9 +160,9 @@ both! {
     fn a_run_drawn_in_parts_gives_the_result_of_a_run_drawn_at_once() {
         let c = case("small_k_then_p");
         let analysis = Analysis::run(&c.input);
-        let whole = analysis.monte_carlo(&c.input, 3_500, 11).unwrap();
+        let whole = analysis.monte_carlo(3_500, 11).unwrap();
         let part = |index| {
-            let mut run = analysis.monte_carlo_run(&c.input, 3_500, 11, Part::new(index, 2).unwrap());
+            let mut run = analysis.monte_carlo_run(3_500, 11, Part::new(index, 2).unwrap());
             run.advance(usize::MAX).unwrap();
             run
         };
@@ -208,14 +206,14 @@ both! {
 
     fn dflash_s_candle_port_passes_monte_carlo_with_the_real_logits_processor() {
         let c = case("t07_default");
-        let mc = serde_json::to_value(Analysis::run(&c.input).monte_carlo(&c.input, 2_000, 5).unwrap()).unwrap();
+        let mc = serde_json::to_value(Analysis::run(&c.input).monte_carlo(2_000, 5).unwrap()).unwrap();
         assert_eq!(mc["dflash"]["consistent"], json!(true), "{}", mc["dflash"]);
     }
 
     fn dflash_at_temperature_0_6_is_not_generate_at_temperature_0_6() {
         let report = Analysis::run(&case("t07_default").input).report();
-        assert_eq!((report.hf.entry.kept, report.dflash.entry.kept), (50, 49152));
-        assert!(report.causes.iter().any(|c| c.rule == Rule::DflashTemperatureOnly), "{:?}", report.causes);
+        assert_eq!((report.entry(hf::SEMANTICS).kept, report.entry(dflash::SEMANTICS).kept), (50, 49152));
+        assert!(report.causes.iter().any(|c| c.rule == dflash::TEMPERATURE_ONLY), "{:?}", report.causes);
     }
 }
 

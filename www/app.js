@@ -1,7 +1,8 @@
 // The page: keeps its state in the URL (state.js), sends requests to the worker (protocol.js) and
 // draws what comes back (view.js). It computes none of the semantics.
 import { Reply, Request } from "./protocol.js";
-import { DEFAULTS, parseState, stateQuery } from "./state.js";
+import { DEFAULTS, checkColumns, colsValue, parseState, shownColumns, stateQuery } from "./state.js";
+import { names, setColumns } from "./columns.js";
 import { DEFAULT_SET, judge, loadExercises } from "./exercises.js";
 import { exportReport } from "./export.js";
 import { workerScript } from "./trusted.js";
@@ -39,8 +40,9 @@ const INPUTS = {
 };
 
 const requests = new Requests((message) => page.worker.postMessage(message));
-/** The cause rules the core names, from the worker's first reply: exercise sets are checked against them. */
-const coreRules = Promise.withResolvers();
+/** The cause rules and the columns the core names, from the worker's first reply: the page's
+ * columns are built from them, and links and exercise sets are checked against them. */
+const core = Promise.withResolvers();
 
 function startWorker() {
   page.worker = new Worker(workerScript("worker.js"), { type: "module" });
@@ -188,7 +190,7 @@ function drawingDone() {
 
 async function startExercises(path, index) {
   try {
-    const set = await loadExercises(path === "default" ? DEFAULT_SET : path, await coreRules.promise);
+    const set = await loadExercises(path === "default" ? DEFAULT_SET : path, await core.promise);
     page.exercises = { path, set, index: 0 };
   } catch (e) {
     page.linkProblems = `The exercises could not be opened: ${e.message}.`;
@@ -275,9 +277,11 @@ function selectStep(index) {
 }
 
 const HANDLERS = {
-  [Reply.started]: ({ simd, rules }) => {
+  [Reply.started]: ({ simd, rules, columns }) => {
     $("model-info").dataset.simd = simd ? "on" : "off";
-    coreRules.resolve(rules);
+    // A restarted worker lists the same columns: the page keeps what it built.
+    if (!names().length) showCoreColumns(columns);
+    core.resolve({ rules, columns: names() });
   },
   [Reply.progress]: ({ id, phase, loaded, total }) => {
     if (phase === "draws") return requests.is(Purpose.monteCarlo, id) && showDrawProgress(loaded, total);
@@ -410,17 +414,20 @@ function setBusy(busy) {
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 function redraw() {
-  showView(page.view, page.shown);
-  if (page.lastReport) showReport(page.lastReport, { log: $("log-scale").checked, shown: page.shown, view: page.view });
+  const shown = shownColumns(page.cols, names()).shown;
+  showView(page.view, shown);
+  if (page.lastReport) showReport(page.lastReport, { log: $("log-scale").checked, shown, view: page.view });
 }
 
 function currentState() {
   const state = {
     preset: page.preset, embed: page.embed, step: page.step, log: $("log-scale").checked, exercises: page.exercises.path,
-    task: page.exercises.index, view: page.view, cols: page.shown.join(","),
+    task: page.exercises.index, view: page.view, cols: page.cols,
   };
   state.gen = page.step !== null && page.generationParams !== $("params").value ? page.generationParams : "";
   for (const [key, id] of Object.entries(INPUTS)) state[key] = $(id).value;
+  // Until the core lists the columns, the menu is empty and holds the link's choice aside.
+  state.semantics ||= $("semantics").dataset.default;
   state.seed = Number(state.seed) || 0;
   state.max = Number(state.max) || DEFAULTS.max;
   return state;
@@ -444,7 +451,8 @@ function restoreState() {
   $("log-scale").checked = state.log;
   page.embed = state.embed;
   page.view = state.view;
-  page.shown = state.cols.split(",");
+  page.cols = state.cols;
+  $("semantics").dataset.default = state.semantics;
   $(`view-${page.view}`).checked = true;
   page.pendingStep = state.step;
   page.generationParams = state.step === null ? "" : state.gen;
@@ -492,6 +500,27 @@ async function copyLink() {
   }
 }
 
+/** The columns as the core lists them: the figures, panels, toggles and menus are built, and the
+ * link's column names checked against them. */
+function showCoreColumns(columns) {
+  setColumns(columns);
+  buildColumns(() => {
+    const shown = [...document.querySelectorAll("#column-toggles input:checked")].map((i) => i.dataset.column);
+    page.cols = colsValue(shown, names());
+    saveState();
+    redraw();
+  });
+  const { state, problems } = checkColumns({ semantics: $("semantics").value, cols: page.cols }, names());
+  $("semantics").value = state.semantics;
+  page.cols = state.cols;
+  if (problems.length) {
+    page.linkProblems = [page.linkProblems, `This link was not used in full: ${problems.join("; ")}.`].filter(Boolean).join(" ");
+    showError(null);
+  }
+  redraw();
+  saveState();
+}
+
 function presetButtons() {
   const groups = Object.fromEntries(Object.entries(PRESET_GROUPS).map(([name, title]) => {
     const group = document.createElement("div");
@@ -518,11 +547,6 @@ function presetButtons() {
 }
 
 function setUp() {
-  buildColumns(() => {
-    page.shown = [...document.querySelectorAll("#column-toggles input:checked")].map((i) => i.dataset.column);
-    saveState();
-    redraw();
-  });
   presetButtons();
   for (const radio of document.querySelectorAll("input[name=view]")) {
     radio.addEventListener("change", () => { page.view = radio.value; saveState(); redraw(); });
@@ -541,12 +565,13 @@ function setUp() {
   $("ex-check").addEventListener("click", checkExercise);
   $("ex-prev").addEventListener("click", () => { showExercise(page.exercises.index - 1); saveState(); });
   $("ex-next").addEventListener("click", () => { showExercise(page.exercises.index + 1); saveState(); });
-  for (const button of document.querySelectorAll("[data-copy]")) {
-    button.addEventListener("click", () => copyText($(button.dataset.copy).textContent, button));
-  }
-  for (const button of document.querySelectorAll("[data-export]")) {
-    button.addEventListener("click", () => page.lastReport && exportReport(button.dataset.export, page.lastReport));
-  }
+  // The copy and export buttons are built with the core's columns: one listener serves them all.
+  document.addEventListener("click", (e) => {
+    const copy = e.target.closest?.("[data-copy]");
+    if (copy) copyText($(copy.dataset.copy).textContent, copy);
+    const exported = e.target.closest?.("[data-export]");
+    if (exported && page.lastReport) exportReport(exported.dataset.export, page.lastReport);
+  });
   $("mc-cancel").addEventListener("click", () => page.worker.postMessage({ type: Request.cancel, id: requests.latest(Purpose.monteCarlo) }));
   $("log-scale").addEventListener("change", () => { saveState(); redraw(); });
   $("precision").addEventListener("change", loadModel);

@@ -2,7 +2,7 @@
 // tokens, so that the same row means the same token everywhere: one overlay chart with a bar per
 // shown column, or a panel per column. A bar on a token transformers never draws is drawn in the
 // highlight colour: those draws are the difference.
-import { COLUMNS, HIGHLIGHT, label } from "./columns.js";
+import { column, columns, highlight, label } from "./columns.js";
 import { visible } from "./token-text.js";
 
 /** Rows: the most probable tokens, then up to DISPUTED that only one side keeps. */
@@ -30,11 +30,12 @@ function sharedRows(report, names) {
 }
 
 export function drawCharts(report, { log, shown, view }) {
-  const names = COLUMNS.map((c) => c.name).filter((n) => shown.includes(n));
+  const names = columns().map((c) => c.name).filter((n) => shown.includes(n));
+  const HIGHLIGHT = highlight();
   const rows = sharedRows(report, names.length ? names : ["hf"]);
   const labels = rows.map((id) => `${visible(report.tokens[id] ?? "")}  #${id}`);
   const hf = new Map(report.hf.support);
-  const series = Object.fromEntries(COLUMNS.map(({ name }) => {
+  const series = Object.fromEntries(columns().map(({ name }) => {
     const p = new Map(report[name].support);
     return [name, rows.map((id) => p.get(id) ?? 0)];
   }));
@@ -42,12 +43,12 @@ export function drawCharts(report, { log, shown, view }) {
   // One scale for every chart, so that equal bars mean equal probabilities.
   const top = Math.max(...names.map((n) => report[n].support[0]?.[1] ?? 0), 1e-9);
   const scale = log ? null : Math.min(1, top * 1.05);
-  const describe = (name) => `${label(name, report)}: ${rows.slice(0, 5).map((id, i) => `${labels[i]} ${series[name][i].toFixed(3)}`).join(", ")}…`;
+  const describe = (name) => `${label(name)}: ${rows.slice(0, 5).map((id, i) => `${labels[i]} ${series[name][i].toFixed(3)}`).join(", ")}…`;
   if (view === "overlay") {
     const canvas = document.getElementById("chart-overlay");
     const datasets = names.map((name) => {
-      const { colour } = COLUMNS.find((c) => c.name === name);
-      return { label: label(name, report), data: series[name], backgroundColor: rows.map((_, i) => (outsideHf(name, i) ? HIGHLIGHT : colour)), borderWidth: 0 };
+      const { colour } = column(name);
+      return { label: label(name), data: series[name], backgroundColor: rows.map((_, i) => (outsideHf(name, i) ? HIGHLIGHT : colour)), borderWidth: 0 };
     });
     canvas.dataset.columns = String(names.length);
     canvas.dataset.highlighted = String(names.reduce((n, name) => n + rows.filter((_, i) => outsideHf(name, i)).length, 0));
@@ -57,7 +58,7 @@ export function drawCharts(report, { log, shown, view }) {
   for (const name of names) {
     if (view !== "panels") break;
     const canvas = document.getElementById(`chart-${name}`);
-    const colour = COLUMNS.find((c) => c.name === name).colour;
+    const { colour } = column(name);
     const colours = rows.map((_, i) => (outsideHf(name, i) || (name === "hf" && series.hf[i] > 0 && !new Map(report.literal.support).has(rows[i])) ? HIGHLIGHT : colour));
     canvas.dataset.bars = String(series[name].filter((p) => p > 0).length);
     canvas.dataset.highlighted = String(colours.filter((c) => c === HIGHLIGHT).length);

@@ -1,22 +1,30 @@
-// The columns the page shows, in the report's order: presentation only (names, labels,
-// colours); every figure in them comes from the core's report.
+// The columns the page shows, as the core lists them (the worker's `started` reply: name, label,
+// short label, definition, code language, whether Monte Carlo draws it), in the report's order.
+// The colours are the page's own: its palette (style.css) dealt out in that order.
 
-/** Okabe–Ito colours, distinguishable with every common colour-vision deficiency. */
-export const COLUMNS = [
-  { name: "hf", label: "transformers (hf)", colour: "#0072b2" },
-  { name: "literal", label: "literal candle port", colour: "#d55e00", code: true, draws: true },
-  { name: "corrected", label: "corrected candle port", colour: "#009e73", code: true, draws: true },
-  { name: "dflash", label: "DFlash sample()", colour: "#e69f00", code: true, draws: true },
-  { name: "transformers_js", label: "transformers.js", colour: "#56b4e9" },
-];
+/** @typedef {{name: string, label: string, short: string, definition: string, code: string | null, draws: boolean, colour: string}} ColumnInfo */
 
-/** Okabe–Ito reddish purple: mass on tokens that transformers never draws. */
-export const HIGHLIGHT = "#cc79a7";
+/** @type {ColumnInfo[]} */
+let list = [];
 
-export const column = (name) => COLUMNS.find((c) => c.name === name);
-
-/** A column's label as the report names it (transformers.js with the version it reproduces). */
-export function label(name, report) {
-  const version = name === "transformers_js" ? report?.transformers_js?.version : null;
-  return version ? `${column(name).label} ${version}` : column(name).label;
+/** Takes the core's list; each column gets the palette's next colour. */
+export function setColumns(infos) {
+  const style = getComputedStyle(document.documentElement);
+  list = infos.map((info, i) => ({ ...info, colour: style.getPropertyValue(`--column-${i % PALETTE_SIZE}`).trim() }));
 }
+
+/** The palette's length in style.css (`--column-0` …). */
+const PALETTE_SIZE = 8;
+
+/** Every column, in the report's order; empty until the core has listed them. */
+export const columns = () => list;
+
+export const names = () => list.map((c) => c.name);
+
+export const column = (name) => list.find((c) => c.name === name);
+
+/** A column's name for readers, as the core gives it. */
+export const label = (name) => column(name)?.label ?? name;
+
+/** Mass on tokens that transformers never draws. */
+export const highlight = () => getComputedStyle(document.documentElement).getPropertyValue("--outside-hf").trim();

@@ -4,11 +4,9 @@
 
 export const DEFAULT_SET = "exercises/default.json";
 const KINDS = ["kept", "find", "cause", "choice"];
-const PANELS = ["hf", "literal", "corrected", "dflash", "transformers_js"];
-
-/** Fetches and checks an exercise set against the cause `rules` the core names (the worker's
- * `started` reply); throws a message naming what is wrong with it. */
-export async function loadExercises(path, rules) {
+/** Fetches and checks an exercise set against the cause `rules` and the `columns` the core names
+ * (the worker's `started` reply); throws a message naming what is wrong with it. */
+export async function loadExercises(path, { rules, columns }) {
   const url = new URL(path, location.href);
   if (url.origin !== location.origin) throw new Error("exercise sets load from this site only");
   const response = await fetch(url);
@@ -19,10 +17,10 @@ export async function loadExercises(path, rules) {
   } catch {
     throw new Error(`exercises ${path}: not valid JSON`);
   }
-  return checkedSet(set, rules);
+  return checkedSet(set, rules, columns);
 }
 
-function checkedSet(set, rules) {
+function checkedSet(set, rules, columns) {
   const fail = (what) => { throw new Error(`exercise set: ${what}`); };
   if (typeof set?.title !== "string" || !Array.isArray(set.exercises)) fail("needs a title and a list of exercises");
   if (set.exercises.length === 0 || set.exercises.length > 100) fail("needs 1 to 100 exercises");
@@ -31,7 +29,7 @@ function checkedSet(set, rules) {
     if (typeof e.title !== "string" || typeof e.task !== "string" || typeof e.explanation !== "string") fail(`${at} needs a title, a task and an explanation`);
     if (typeof e.setup?.params !== "string") fail(`${at} needs setup.params (JSON text)`);
     if (!KINDS.includes(e.answer?.kind)) fail(`${at}: answer.kind must be one of ${KINDS.join(", ")}`);
-    if (e.answer.kind === "kept" && !PANELS.includes(e.answer.panel)) fail(`${at}: answer.panel must be one of ${PANELS.join(", ")}`);
+    if (e.answer.kind === "kept" && !columns.includes(e.answer.panel)) fail(`${at}: answer.panel must be one of ${columns.join(", ")}`);
     if (e.answer.kind === "find" && !rules.includes(e.answer.rule)) fail(`${at}: answer.rule must be one of ${rules.join(", ")}`);
     if (e.answer.kind === "cause" && !(Array.isArray(e.answer.options) && e.answer.options.every((o) => typeof o.label === "string" && rules.includes(o.rule)))) fail(`${at}: each option needs a label and a rule`);
     if (e.answer.kind === "choice" && !(Array.isArray(e.answer.options) && Number.isInteger(e.answer.correct) && e.answer.options[e.answer.correct] !== undefined)) fail(`${at}: needs options and the index of the correct one`);

@@ -1,11 +1,10 @@
 // The distributions on screen as files: CSV (one row per token any side keeps), the report as
 // JSON, a chart as PNG. Formatting only: every number comes from the core's report.
 import { chartImage } from "./charts.js";
-import { COLUMNS } from "./columns.js";
-
-const NAMES = COLUMNS.map((c) => c.name);
+import { names } from "./columns.js";
 
 export function reportCsv(report) {
+  const NAMES = names();
   const probabilities = NAMES.map((n) => new Map(report[n].support));
   const ids = [...new Set(NAMES.flatMap((n) => report[n].support.map(([id]) => id)))].sort((a, b) => a - b);
   const rows = ids.map((id) => [id, quoted(report.tokens?.[id] ?? ""), ...probabilities.map((p) => p.get(id) ?? 0)].join(","));

@@ -2,13 +2,13 @@
 // probabilities, and the total variation between draws and exact distribution against the number
 // of draws, under the check's bound, growing while the draws run. Every value comes from the
 // core (`MonteCarloRun.convergence`, the final result); this only plots them.
-import { COLUMNS } from "./columns.js";
+import { column, columns } from "./columns.js";
 import { visible } from "./token-text.js";
 
 const charts = {};
 let points = {};
 
-const colour = (name) => COLUMNS.find((c) => c.name === name).colour;
+const colour = (name) => column(name).colour;
 
 export function resetConvergence() {
   points = {};
@@ -23,7 +23,7 @@ export function addConvergence(update) {
 
 /** The whole run's figures as the last point of each port's curve. */
 export function finishConvergence(result) {
-  for (const name of ["literal", "corrected", "dflash"]) {
+  for (const { name } of columns().filter((c) => c.draws)) {
     const side = result[name];
     if (side && !side.error && side.draws > 0) (points[name] ??= []).push({ draws: side.draws, tv: side.tv_to_exact, bound: side.bound });
   }

@@ -31,8 +31,10 @@
 //                                               draw worker's (its half of a run is then drawn here)
 //
 // worker → page
-//   started     { simd, rules }                 the wasm is instantiated (rules: the core's cause
-//                                               names, for exercise sets); no model yet
+//   started     { simd, rules, columns }        the wasm is instantiated (rules: the core's cause
+//                                               names, for exercise sets; columns: the core's
+//                                               columns, [{name, label, short, definition, code,
+//                                               draws}], in the report's order); no model yet
 //   progress    { id, phase, loaded, total }    phase: "download" | "parse" (bytes; total may be
 //                                               null) or "draws" (Monte Carlo draws, both ports)
 //   ready       { id, info, timings }           the model is loaded: ModelInfo, {fetchMs, parseMs, fromCache}

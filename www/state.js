@@ -23,12 +23,14 @@ export const DEFAULTS = Object.freeze({
   embed: false,
   /** "overlay" (every column on one chart) or "panels" (a chart per column). */
   view: "overlay",
-  /** The columns shown, comma-separated. */
-  cols: "hf,literal,corrected,dflash,transformers_js",
+  /** The columns shown, comma-separated: "" for every column, "none" for none. */
+  cols: "",
 });
 
 const MAX_TEXT = 20_000;
-const SEMANTICS = ["hf", "literal", "corrected", "dflash", "transformers_js"];
+/** A column's name, as the core spells them; which names exist is the core's to say
+ * (`checkColumns`, once the worker has listed them). */
+const NAME = /^[a-z][a-z0-9_]{0,39}$/;
 const VIEWS = ["overlay", "panels"];
 
 /** Each field's check: the value, or throws a message saying what is wrong with it. */
@@ -53,7 +55,7 @@ const FIELDS = {
   },
   task: (raw) => integer(raw, 0, 99),
   semantics: (raw) => {
-    if (!SEMANTICS.includes(raw)) throw new Error(`must be one of ${SEMANTICS.join(", ")}`);
+    if (!NAME.test(raw)) throw new Error("is not a column's name");
     return raw;
   },
   seed: (raw) => integer(raw, 0, 2 ** 53 - 1),
@@ -66,9 +68,9 @@ const FIELDS = {
     return raw;
   },
   cols: (raw) => {
-    const names = raw.split(",");
-    if (raw.length > 200 || names.some((n) => !SEMANTICS.includes(n))) throw new Error(`must list columns from ${SEMANTICS.join(", ")}`);
-    return names.join(",");
+    if (raw === "none") return raw;
+    if (raw.length > 400 || !raw.split(",").every((n) => NAME.test(n))) throw new Error("must be column names separated by commas");
+    return raw;
   },
 };
 
@@ -118,6 +120,37 @@ export function parseState(search) {
     }
   }
   return { state, problems };
+}
+
+/** The link's column names checked against the `names` the core lists: an unknown semantics is
+ * named and replaced by the default, unknown columns are named and left out. */
+export function checkColumns(state, names) {
+  const problems = [];
+  const checked = { ...state };
+  if (!names.includes(state.semantics)) {
+    problems.push(`link field “semantics” names no column (“${state.semantics}”; the columns are ${names.join(", ")}); using the default`);
+    checked.semantics = DEFAULTS.semantics;
+  }
+  const unknown = shownColumns(state.cols, names).unknown;
+  if (unknown.length) {
+    problems.push(`link field “cols” names no column ${unknown.map((n) => `“${n}”`).join(", ")}; the columns are ${names.join(", ")}`);
+    checked.cols = shownColumns(state.cols, names).shown.join(",");
+  }
+  return { state: checked, problems };
+}
+
+/** The columns a `cols` value shows, of the core's `names`, and the names it has that are not
+ * columns. */
+export function shownColumns(cols, names) {
+  if (cols === "") return { shown: [...names], unknown: [] };
+  const listed = cols === "none" ? [] : cols.split(",");
+  return { shown: listed.filter((n) => names.includes(n)), unknown: listed.filter((n) => !names.includes(n)) };
+}
+
+/** The `cols` value for the columns `shown`, of the core's `names`. */
+export function colsValue(shown, names) {
+  if (names.every((n) => shown.includes(n))) return "";
+  return shown.length ? names.filter((n) => shown.includes(n)).join(",") : "none";
 }
 
 /** The query string of `state`, leaving out what equals the default (short links). */

@@ -16,7 +16,7 @@ export const page = Object.seal({
   embed: DEFAULTS.embed,
   /** How the distributions are drawn, and which columns are shown. */
   view: DEFAULTS.view,
-  shown: DEFAULTS.cols.split(","),
+  cols: DEFAULTS.cols,
   /** The generated token being inspected, or null for the token after the prompt. */
   step: null,
   /** A step a link asked for: shown once the generation it belongs to has reached it. */

@@ -2,7 +2,7 @@
 // the causes, the temperature table, Monte Carlo and the generated tokens. Text only
 // (textContent), never HTML: token text and prompts can contain markup.
 
-import { COLUMNS, label } from "./columns.js";
+import { columns, label } from "./columns.js";
 import { drawCharts } from "./charts.js";
 import { drawObserved } from "./montecarlo.js";
 import { isByteToken, nameByteRuns, visible } from "./token-text.js";
@@ -10,14 +10,16 @@ import { isByteToken, nameByteRuns, visible } from "./token-text.js";
 const TOP_ROWS = 12;
 export const $ = (id) => document.getElementById(id);
 
-/** The page's structure for every column: figure rows, panels, toggles, Monte Carlo sides. */
+/** The page's structure for every column the core lists: figure rows, panels, toggles, Monte
+ * Carlo sides, the semantics menus. */
 export function buildColumns(onToggle) {
-  $("figures").replaceChildren(...COLUMNS.map(figureRow));
-  $("panels").replaceChildren(...COLUMNS.map(panel));
-  $("column-toggles").replaceChildren(...COLUMNS.map(({ name }) => toggle(name, onToggle)));
-  $("mc-results").replaceChildren(...COLUMNS.filter((c) => c.draws).map(monteCarloSide));
+  $("figures").replaceChildren(...columns().map(figureRow));
+  $("panels").replaceChildren(...columns().map(panel));
+  $("column-toggles").replaceChildren(...columns().map((c) => toggle(c, onToggle)));
+  $("mc-results").replaceChildren(...columns().filter((c) => c.draws).map(monteCarloSide));
+  for (const id of ["semantics", "spec-semantics"]) semanticsMenu($(id));
   // A chart exports as PNG in the view that draws it.
-  $("png-exports").replaceChildren(...["overlay", ...COLUMNS.map((c) => c.name)].map((name) => {
+  $("png-exports").replaceChildren(...["overlay", ...columns().map((c) => c.name)].map((name) => {
     const button = element("button", `${name} chart PNG`);
     button.type = "button";
     button.dataset.export = name;
@@ -40,6 +42,17 @@ function figureRow({ name, colour }) {
     row.append(cell);
   }
   return row;
+}
+
+/** A menu of the columns to generate or speculate under; keeps its choice when rebuilt. */
+function semanticsMenu(select) {
+  const chosen = select.value || select.dataset.default;
+  select.replaceChildren(...columns().map(({ name, short }) => {
+    const option = element("option", short);
+    option.value = name;
+    return option;
+  }));
+  select.value = chosen;
 }
 
 function panel({ name, colour, code }) {
@@ -68,14 +81,14 @@ function panel({ name, colour, code }) {
     codeEl.id = `code-${name}`;
     codeEl.dataset.testid = `code-${name}`;
     pre.append(codeEl);
-    const box2 = details("Rust code of this port", copy, pre);
+    const box2 = details(`${code} code of this port`, copy, pre);
     box2.className = "code";
     article.append(box2);
   }
   return article;
 }
 
-function toggle(name, onToggle) {
+function toggle({ name, short }, onToggle) {
   const input = document.createElement("input");
   input.type = "checkbox";
   input.checked = true;
@@ -84,7 +97,7 @@ function toggle(name, onToggle) {
   input.addEventListener("change", onToggle);
   const wrap = element("label", "", "inline");
   wrap.htmlFor = input.id;
-  wrap.append(input, element("span", name === "transformers_js" ? "transformers.js" : name));
+  wrap.append(input, element("span", short));
   return wrap;
 }
 
@@ -126,7 +139,7 @@ function showColumns(shown) {
   for (const el of document.querySelectorAll("[data-column]")) {
     if (el.tagName !== "INPUT") el.hidden = !shown.includes(el.dataset.column);
   }
-  for (const { name } of COLUMNS) $(`show-${name}`).checked = shown.includes(name);
+  for (const { name } of columns()) $(`show-${name}`).checked = shown.includes(name);
 }
 
 export function showChips({ text, ids, tokens }) {
@@ -144,12 +157,12 @@ export function showChips({ text, ids, tokens }) {
 export function showReport(report, options) {
   // Synthetic logits have no tokenizer: their tokens are shown by id only.
   report.tokens ??= {};
-  for (const { name } of COLUMNS) showColumn(name, report);
+  for (const { name } of columns()) showColumn(name, report);
   const causes = report.causes.length
     ? report.causes.map((c) => {
       const li = element("li", "");
       li.dataset.rule = c.rule;
-      li.append(element("strong", `${label(c.column, report)}: `), document.createTextNode(c.text));
+      li.append(element("strong", `${label(c.column)}: `), document.createTextNode(c.text));
       return li;
     })
     : [element("li", "Every column samples from transformers' distribution for these settings.")];
@@ -169,7 +182,7 @@ function showColumn(name, report) {
   set("tv", comparison ? comparison.tv.toFixed(4) : "–");
   set("maxdp", comparison ? comparison.max_abs_diff.toFixed(4) : "–");
   set("outside", comparison ? Math.abs(comparison.mass_outside_hf).toFixed(4) : "–");
-  $(`title-${name}`).textContent = label(name, report);
+  $(`title-${name}`).textContent = label(name);
   $(`sampling-${name}`).textContent = entry.error ?? entry.sampling;
   const code = $(`code-${name}`);
   if (code) code.textContent = report.code?.[name] ?? "// the call is refused: there is nothing to port.";
@@ -188,7 +201,7 @@ function showThresholds(report) {
 
 /** Observed frequencies of each candle port next to the exact probabilities of the report they were drawn for. */
 export function showMonteCarlo(result, report) {
-  for (const { name } of COLUMNS.filter((c) => c.draws)) {
+  for (const { name } of columns().filter((c) => c.draws)) {
     const side = result[name];
     const exact = new Map(report?.[name]?.support ?? []);
     const tokens = report?.tokens ?? {};

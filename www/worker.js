@@ -1,5 +1,5 @@
 // Owns the wasm instance and the loaded model; answers the page's requests (protocol.js).
-import init, { Lab, causeRules, exhaustMemory, inspect as inspectLogits, parseLogits, simd, trap } from "./pkg/sampling_lab.js";
+import init, { Lab, causeRules, columns, exhaustMemory, inspect as inspectLogits, parseLogits, simd, trap } from "./pkg/sampling_lab.js";
 import { Reply, Request } from "./protocol.js";
 import { nextTask } from "./drawing.js";
 import { SplitDraws } from "./split-draws.js";
@@ -14,7 +14,7 @@ let queue = Promise.resolve();
 
 /** The compiled wasm, instantiated here and handed to the draw worker, which then skips compiling. */
 const wasmModule = compileWasm(new URL("./pkg/sampling_lab_bg.wasm", import.meta.url));
-const ready = wasmModule.then((module) => init({ module_or_path: module })).then(() => postMessage({ type: Reply.started, simd: simd(), rules: causeRules() }));
+const ready = wasmModule.then((module) => init({ module_or_path: module })).then(() => postMessage({ type: Reply.started, simd: simd(), rules: causeRules(), columns: columns() }));
 const splitDraws = new SplitDraws(wasmModule);
 
 async function compileWasm(url) {

@@ -15,7 +15,8 @@ use super::sampler::{Call, Sampler};
 use super::session::Finish;
 use super::{token_texts, GenerationError};
 use crate::model::{KvCache, Model};
-use crate::sampling::hf::torch_argmax;
+use crate::sampling::columns::dflash;
+use crate::sampling::columns::hf::torch_argmax;
 use crate::sampling::GenerateArgs;
 use crate::sampling::Semantics;
 use serde::Serialize;
@@ -317,10 +318,10 @@ pub fn acceptance_curve(
         .map(|&t| {
             let mut args = GenerateArgs::default();
             args.set(
-                crate::sampling::params::Field::Temperature,
-                crate::sampling::pyvalue::PyValue::Float(t),
+                crate::sampling::Field::Temperature,
+                crate::sampling::PyValue::Float(t),
             );
-            let sampler = Sampler::new(Semantics::Dflash, &args, None, 0)?;
+            let sampler = Sampler::new(dflash::SEMANTICS, &args, None, 0)?;
             Ok((t, expected_acceptance(&sampler, &step_logits, &context, &draft)?))
         })
         .collect()
@@ -470,7 +471,7 @@ mod tests {
 
     fn sampler(kwargs: &str, seed: u64) -> Sampler {
         Sampler::new(
-            Semantics::Dflash,
+            dflash::SEMANTICS,
             &GenerateArgs::from_json_str(kwargs).unwrap(),
             None,
             seed,
@@ -491,7 +492,7 @@ mod tests {
         };
         let (mut s, mut d) = (sampler(kwargs, seed), sampler(kwargs, seed ^ 0xD4AF7));
         settings
-            .run(&mut toy, &prompt, &logits, Semantics::Dflash, &mut s, &mut d)
+            .run(&mut toy, &prompt, &logits, dflash::SEMANTICS, &mut s, &mut d)
             .unwrap()
     }
 
@@ -586,7 +587,7 @@ mod tests {
                 },
                 &prompt,
                 &toy_logits(&prompt),
-                Semantics::Dflash,
+                dflash::SEMANTICS,
                 &mut s,
                 &mut d,
             )

@@ -41,7 +41,7 @@ impl StepLogits {
     pub fn report(&self, analysis: &Analysis) -> StepReport {
         let report = analysis.report();
         let mut ids = BTreeSet::new();
-        for (_, entry) in report.entries() {
+        for (_, entry) in &report.entries {
             ids.extend(entry.support.iter().map(|(id, _)| *id));
         }
         StepReport {

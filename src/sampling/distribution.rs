@@ -2,6 +2,9 @@
 
 use serde::Serialize;
 
+/// A column's probabilities agree with transformers' when no token differs by more than this.
+pub const EXACT_TOLERANCE: f64 = 1e-6;
+
 /// A distribution stored by its support: `(token id, probability)`, most probable first
 /// (ties by id). Every listed token is *kept*: a draw can land on it.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,50 +1,36 @@
 //! Sampling semantics: no model, no wasm. Given one step's logits and a `generate()` call, what
-//! transformers samples from, what a literal candle port samples from, and the corrected port.
+//! each library samples from — transformers (hf), a literal and a corrected candle port, DFlash,
+//! transformers.js, llama.cpp — and why they differ. Four concerns, one folder each:
 //!
-//! - [`params`]: keyword arguments as transformers resolves and validates them.
-//! - [`hf`]: transformers' processors, in its order, with its math.
-//! - [`rules`]: the truncation rules as masks over probabilities, as hf evaluates them.
-//! - [`literal`] / [`corrected`]: the two candle set-ups; [`port`] computes what a set-up draws
-//!   from and draws with the real `LogitsProcessor`; [`steps`] is the corrected closure's body and
-//!   [`closure`] its helpers, the dependency-free code users copy.
-//! - [`dflash`] / [`transformers_js`]: the same call under two other engines' samplers;
-//!   [`thresholds`]: where each system's "temperature zero" begins.
-//! - [`columns`]: one step under every semantics, each against hf; [`explain`]: which rule
-//!   causes a difference, in plain words; [`analysis`]: both, and where temperature zero begins.
-//! - [`semantics`]: the columns' one list.
-//! - [`distribution`], [`monte_carlo`], [`report`]: figures, draws with the real
-//!   `LogitsProcessor`, and the JSON report; [`rust_code`]: each port as Rust.
+//! - [`arguments`]: the call's keyword arguments as transformers resolves and validates them.
+//! - [`truncation`]: transformers' truncation rules, as masks, as closure steps, and as the
+//!   dependency-free helpers users copy.
+//! - [`columns`]: the engines, one file each, behind one [`Column`] trait and one registry
+//!   (the order the report and the page show them in); what each says about itself (causes,
+//!   where its "temperature zero" begins, its code).
+//! - [`output`]: one step under every column ([`Analysis`]), the JSON [`Report`], and Monte
+//!   Carlo draws with each engine's own generator.
+//!
+//! [`distribution`] and [`inspection`] are what they all speak: a distribution over the
+//! vocabulary, and one step's logits with the call around them.
 
-pub mod analysis;
-pub mod closure;
+pub mod arguments;
 pub mod columns;
-pub mod corrected;
-pub mod dflash;
 pub mod distribution;
-pub mod explain;
-pub mod hf;
-pub mod literal;
-pub mod monte_carlo;
-pub mod params;
-pub mod port;
-pub mod pyvalue;
-pub mod report;
-pub mod rules;
-pub mod rust_code;
-pub mod semantics;
-pub mod steps;
-pub mod thresholds;
-pub mod transformers_js;
+pub mod inspection;
+pub mod output;
+pub mod truncation;
 
-pub use analysis::Analysis;
-pub use columns::Inspection;
+pub use arguments::params::{EffectiveParams, Field, GenerateArgs, GenerationConfig};
+pub use arguments::pyvalue::PyValue;
+pub use columns::hf::HfSampling;
+pub use columns::literal::LiteralPort;
+pub use columns::{Column, Semantics};
 pub use distribution::{total_variation, Distribution};
-pub use hf::HfSampling;
-pub use literal::LiteralPort;
-pub use monte_carlo::Part;
-pub use params::{EffectiveParams, GenerateArgs, GenerationConfig};
-pub use report::Report;
-pub use semantics::Semantics;
+pub use inspection::Inspection;
+pub use output::analysis::Analysis;
+pub use output::monte_carlo::Part;
+pub use output::report::Report;
 
 /// What the core refuses, typed; the edges turn it into text once.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -72,7 +58,10 @@ impl SamplingError {
 }
 
 impl From<candle_core::Error> for SamplingError {
+    /// candle's message; a backtrace it captured (it appends one to its text) is for a debugger,
+    /// not for a reader of the report.
     fn from(e: candle_core::Error) -> Self {
-        SamplingError::Candle(e.to_string())
+        let text = e.to_string();
+        SamplingError::Candle(text.lines().next().unwrap_or_default().to_string())
     }
 }

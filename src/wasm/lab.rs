@@ -18,9 +18,10 @@ export interface ChatInput {
   messages: { role: string; content: string }[];
   answer_prefix?: string;
 }
-/** How a generation chooses its tokens. `params` / `generationConfig` are JSON text. */
+/** How a generation chooses its tokens: `semantics` is a column's name (see `columns()`; "hf" by
+ * default); `params` / `generationConfig` are JSON text. */
 export interface GenerationOptions {
-  semantics?: "hf" | "literal" | "corrected" | "dflash" | "transformers_js";
+  semantics?: string;
   params?: string;
   generationConfig?: string | null;
   seed?: number;
@@ -47,8 +48,9 @@ struct Rendered {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct Options {
-    #[serde(default = "hf")]
-    semantics: Semantics,
+    /// A column's name, checked against the registry (its error names every column).
+    #[serde(default)]
+    semantics: Option<String>,
     #[serde(default = "empty_params")]
     params: String,
     #[serde(default)]
@@ -64,9 +66,6 @@ struct CallOptions {
     max_new_tokens: usize,
 }
 
-fn hf() -> Semantics {
-    Semantics::Hf
-}
 fn empty_params() -> String {
     "{}".into()
 }
@@ -108,8 +107,12 @@ impl Lab {
     fn call(&self, options: JsValue) -> Result<CallOptions, JsError> {
         let options = parse_options(options)?;
         let (args, gc) = (args(&options.params)?, generation_config(options.generation_config)?);
+        let semantics = match options.semantics {
+            Some(name) => name.parse::<Semantics>()?,
+            None => crate::sampling::columns::hf::SEMANTICS,
+        };
         Ok(CallOptions {
-            call: Call::on(&self.model, options.semantics, args, gc, options.seed),
+            call: Call::on(&self.model, semantics, args, gc, options.seed),
             max_new_tokens: options.max_new_tokens,
         })
     }

@@ -3,7 +3,8 @@
 
 use super::{args, generation_config, to_js};
 use crate::logits_file;
-use crate::sampling::{monte_carlo, Analysis, Inspection, Part};
+use crate::sampling::output::monte_carlo;
+use crate::sampling::{Analysis, Inspection, Part};
 use wasm_bindgen::prelude::*;
 
 fn inspection(
@@ -47,7 +48,7 @@ pub fn monte_carlo(
     let part = Part::new(part.unwrap_or(0), parts.unwrap_or(1))?;
     let input = inspection(logits, params_json, generation_config_json, context_ids)?;
     Ok(MonteCarloRun {
-        run: Analysis::run(&input).monte_carlo_run(&input, draws, seed, part),
+        run: Analysis::run(&input).monte_carlo_run(draws, seed, part),
     })
 }
 

@@ -13,7 +13,7 @@ pub use lab::{Generation, Lab};
 pub use logits::{inspect, monte_carlo, parse_logits, DrawJob, MonteCarloRun};
 pub use step::StepLogits;
 
-use crate::sampling::explain::Rule;
+use crate::sampling::columns::{self, causes::Rule};
 use crate::sampling::{GenerateArgs, GenerationConfig};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -55,7 +55,14 @@ fn generation_config(json: Option<String>) -> Result<Option<GenerationConfig>, J
 /// The rules the core names as causes (`report.causes[].rule`), for checking exercise sets.
 #[wasm_bindgen(js_name = causeRules)]
 pub fn cause_rules() -> Vec<String> {
-    Rule::ALL.iter().map(|r| r.name().to_string()).collect()
+    Rule::all().map(|r| r.name().to_string()).collect()
+}
+
+/// The columns, in the order the report lists them: `[{name, label, definition, code, draws}]`
+/// (`code`: the language of the column's code, or null; `draws`: whether Monte Carlo draws it).
+#[wasm_bindgen]
+pub fn columns() -> Result<JsValue, JsError> {
+    to_js(&columns::infos())
 }
 
 /// Aborts the instance exactly as a Rust panic does, so that the worker's crash recovery can be

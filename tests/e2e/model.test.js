@@ -210,7 +210,7 @@ test("the wasm API streams tokens to a callback, stops when it returns false, an
   assert.deepEqual(Object.keys(result.seen[0]).sort(), ["finish", "index", "probability", "text", "token", "token_text"]);
   assert.equal(result.kept, 40);
   assert.equal(result.contextLength, 46 + 4);
-  assert.match(result.error, /unknown variant `sideways`/);
+  assert.match(result.error, /semantics must be one of `hf`, .+, not `sideways`/);
 });
 
 test("in the browser, speculation at temperature zero gives greedy decoding's ids for every draft source", async () => {

@@ -236,7 +236,7 @@ test("the other presets: SmolLM2's settings, greedy, transformers' temperature e
   const ties = cliInspectLogits([3, 2, 2, 1], { do_sample: true, top_k: 2 });
   assert.deepEqual(await figuresOn(page), figuresOf(ties));
   assert.equal(await page.getByTestId("kept-literal").textContent(), "2");
-  assert.match(await page.getByTestId("causes").textContent(), /2 tokens share the 2-th highest score/);
+  assert.match(await page.getByTestId("causes").textContent(), /2 tokens share the 2nd highest score/);
   assert.equal(await page.locator("#chart-literal").getAttribute("data-bars"), "2");
   assert.equal(await page.locator("#chart-hf").getAttribute("data-highlighted"), "1");
   assert.deepEqual(errors, []);

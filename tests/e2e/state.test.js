@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { DEFAULTS, parseState, stateQuery } from "../../www/state.js";
+import { DEFAULTS, checkColumns, colsValue, parseState, shownColumns, stateQuery } from "../../www/state.js";
 
 const KEYS = [...Object.keys(DEFAULTS), "evil", "__proto__", "constructor", "toString", ""];
 const HOSTILE = ['<img src=x onerror="alert(1)">', "<script>alert(2)</script>", "javascript:alert(3)", '{"__proto__": {"x": 1}}',
@@ -13,7 +13,9 @@ const HOSTILE = ['<img src=x onerror="alert(1)">', "<script>alert(2)</script>", 
 const value = fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.constantFrom(...HOSTILE), fc.json(), fc.integer().map(String),
   fc.double().map(String), fc.subarray(["hf", "literal", "corrected", "dflash", "transformers_js", "evil", ""]).map((c) => c.join(",")));
 const field = fc.tuple(fc.oneof(fc.constantFrom(...KEYS), fc.string()), value);
+/** The core's columns, as the worker lists them. */
 const COLUMNS = ["hf", "literal", "corrected", "dflash", "transformers_js"];
+const NAME = /^[a-z][a-z0-9_]{0,39}$/;
 const isObjectJson = (t) => { try { const v = JSON.parse(t); return v !== null && typeof v === "object" && !Array.isArray(v); } catch { return false; } };
 const text = (v) => typeof v === "string" && v.length <= 20_000;
 const whole = (min, max) => (v) => Number.isInteger(v) && v >= min && v <= max;
@@ -27,14 +29,14 @@ const INVARIANTS = {
   preset: (v) => /^[a-z0-9.-]{0,40}$/.test(v),
   exercises: (v) => v === "" || v === "default" || (/\.json$/.test(v) && !v.includes("..") && !v.includes("//")),
   task: whole(0, 99),
-  semantics: (v) => COLUMNS.includes(v),
+  semantics: (v) => NAME.test(v),
   seed: whole(0, 2 ** 53 - 1),
   max: whole(1, 8192),
   step: (v) => v === null || whole(0, 8191)(v),
   log: (v) => typeof v === "boolean",
   embed: (v) => typeof v === "boolean",
   view: (v) => v === "overlay" || v === "panels",
-  cols: (v) => v.split(",").every((c) => COLUMNS.includes(c)),
+  cols: (v) => v === "" || v === "none" || v.split(",").every((c) => NAME.test(c)),
 };
 
 /** A query string as a browser would hand it over: encoded pairs, or raw text. */
@@ -59,4 +61,20 @@ test("10 000 hostile links: the state parser never throws, and every field is ch
       if (!Object.hasOwn(DEFAULTS, key)) assert.ok(problems.some((p) => p.includes("unknown link field")), `unknown ${key} named`);
     }
   }), { numRuns: 10_000, seed: 20261203 });
+});
+
+test("a link's columns are checked against the core's list: unknown names are named, the rest kept", () => {
+  fc.assert(fc.property(query, (search) => {
+    const { state } = parseState(search);
+    const { state: checked, problems } = checkColumns(state, COLUMNS);
+    assert.ok(COLUMNS.includes(checked.semantics));
+    const { shown, unknown } = shownColumns(checked.cols, COLUMNS);
+    assert.deepEqual(unknown, []);
+    assert.ok(shown.every((c) => COLUMNS.includes(c)));
+    const named = problems.join(" ");
+    for (const name of shownColumns(state.cols, COLUMNS).unknown) assert.ok(named.includes(`“${name}”`), `${name} is named`);
+    if (!COLUMNS.includes(state.semantics)) assert.match(named, /“semantics” names no column/);
+    // Written back, the shown columns read the same.
+    assert.deepEqual(shownColumns(colsValue(shown, COLUMNS), COLUMNS).shown, shown);
+  }), { numRuns: 2_000, seed: 20261204 });
 });

@@ -5,11 +5,12 @@
 //! stable sort, same f32 sums), so it is bit-for-bit the weights candle hands to
 //! `WeightedIndex`. Monte Carlo draws then run the real `LogitsProcessor` to check the mirror.
 
-use super::closure::ban_ngrams;
-use super::distribution::Distribution;
-use super::pyvalue::rust_f64;
-use super::steps::{apply_steps, ProbStep};
-use super::SamplingError;
+use super::{DrawSource, Drawing, TokenSampler, DRAW_BLOCK as BLOCK};
+use crate::sampling::arguments::pyvalue::rust_f64;
+use crate::sampling::distribution::Distribution;
+use crate::sampling::truncation::closure::ban_ngrams;
+use crate::sampling::truncation::steps::{apply_steps, ProbStep};
+use crate::sampling::SamplingError;
 use candle_core::{Device, Tensor};
 use candle_transformers::generation::{LogitsProcessor, Sampling};
 use rand::distr::weighted::WeightedIndex;
@@ -106,6 +107,72 @@ impl CandlePort {
             .sample_f(prepared, |prs| apply_steps(&self.steps, prs))
             .map_err(SamplingError::from)
     }
+
+    /// Generated tokens drawn by the real `LogitsProcessor`, seeded once for the whole answer.
+    pub fn sampler(&self, seed: u64) -> Box<dyn TokenSampler> {
+        Box::new(CandleSampler {
+            processor: self.processor(seed),
+            port: self.clone(),
+        })
+    }
+
+    /// Monte Carlo draws of this port, checked against its own exact distribution.
+    pub fn drawing(&self, logits: &[f32], context: &[u32], seed: u64) -> Result<Drawing, SamplingError> {
+        Ok(Drawing {
+            exact: self.distribution(logits, context)?,
+            source: Box::new(CandleDraws {
+                prepared: self.prepared_logits(logits, context)?,
+                port: self.clone(),
+                seed,
+                processor: None,
+            }),
+        })
+    }
+}
+
+struct CandleSampler {
+    port: CandlePort,
+    processor: LogitsProcessor,
+}
+
+impl TokenSampler for CandleSampler {
+    fn distribution(&self, logits: &[f32], context: &[u32]) -> Result<Distribution, SamplingError> {
+        self.port.distribution(logits, context)
+    }
+
+    fn next(&mut self, logits: &[f32], context: &[u32]) -> Result<u32, SamplingError> {
+        let prepared = self.port.prepared_logits(logits, context)?;
+        self.port.draw(&mut self.processor, &prepared)
+    }
+}
+
+/// Draws in seeded blocks: block `b` of a run comes from a `LogitsProcessor` seeded by
+/// `(seed, b)`, so threads that share the blocks out make exactly the draws of one thread.
+struct CandleDraws {
+    port: CandlePort,
+    prepared: Tensor,
+    seed: u64,
+    /// The processor of the block being drawn, and that block's number.
+    processor: Option<(usize, LogitsProcessor)>,
+}
+
+impl DrawSource for CandleDraws {
+    fn draw(&mut self, index: usize) -> Result<u32, SamplingError> {
+        let block = index / BLOCK;
+        if self.processor.as_ref().is_none_or(|(b, _)| *b != block) {
+            self.processor = Some((block, self.port.processor(block_seed(self.seed, block))));
+        }
+        let (_, processor) = self.processor.as_mut().expect("seeded above");
+        self.port.draw(processor, &self.prepared)
+    }
+}
+
+/// A seed per block, well apart for neighbouring blocks and seeds (SplitMix64's finaliser).
+fn block_seed(seed: u64, block: usize) -> u64 {
+    let mut z = seed ^ (block as u64).wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// candle's probabilities: `softmax_last_dim(logits / T)` with candle's own ops.

@@ -1,4 +1,5 @@
-//! Seeded draws with the real candle `LogitsProcessor`, checked against the exact distribution.
+//! Seeded draws with each engine's own generator (candle's `LogitsProcessor` for the candle
+//! ports), checked against the exact distribution.
 //!
 //! The check: no draw may fall outside the exact support, and the total variation between the
 //! observed frequencies and the exact probabilities must stay under
@@ -6,21 +7,17 @@
 //! the second is McDiarmid's inequality (one draw moves the empirical TV by at most 1/N), so a
 //! correct exact distribution fails the check with probability below δ.
 
-use super::columns::{Columns, Inspection};
-use super::distribution::{total_variation, Distribution};
-use super::port::CandlePort;
-use super::{SamplingError, Semantics};
-use candle_core::Tensor;
-use candle_transformers::generation::LogitsProcessor;
+use super::analysis::Columns;
+use crate::sampling::columns::{DrawSource, Semantics, DRAW_BLOCK as BLOCK, REGISTRY};
+use crate::sampling::distribution::{total_variation, Distribution};
+use crate::sampling::inspection::Inspection;
+use crate::sampling::SamplingError;
+use serde::ser::SerializeMap;
 use serde::Serialize;
 use std::ops::Range;
 
 /// Failure probability of the statistical check for a correct exact distribution.
 pub const DELTA: f64 = 1e-9;
-
-/// Draws per seeded block: block `b` of a port's draws comes from a `LogitsProcessor` seeded by
-/// `(seed, b)`, so threads that share the blocks out make exactly the draws of one thread.
-pub const BLOCK: usize = 1000;
 
 /// Part `index` of `of` equal shares of a run's blocks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,14 +45,6 @@ impl Part {
     }
 }
 
-/// A seed per block, well apart for neighbouring blocks and seeds (SplitMix64's finaliser).
-fn block_seed(seed: u64, block: usize) -> u64 {
-    let mut z = seed ^ (block as u64).wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// What N draws of one port gave.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Draws {
@@ -75,49 +64,33 @@ pub struct Draws {
     pub consistent: bool,
 }
 
-/// Draws `range` of one port's seeded draws, in as many chunks as the caller likes (a page draws
-/// a chunk, reports progress, and lets a cancel through): the counts do not depend on the
-/// chunking, nor on how the blocks are shared out.
-pub struct PortDraws {
-    port: CandlePort,
-    prepared: Tensor,
-    seed: u64,
-    processor: Option<LogitsProcessor>,
+/// Draws `range` of one column's seeded draws, in as many chunks as the caller likes (a page
+/// draws a chunk, reports progress, and lets a cancel through): the counts depend neither on the
+/// chunking nor on how the blocks are shared out.
+pub struct ColumnDraws {
+    source: Box<dyn DrawSource>,
     counts: Vec<u64>,
     range: Range<usize>,
     next: usize,
 }
 
-impl PortDraws {
+impl ColumnDraws {
     /// `range` starts on a block boundary (see [`Part::draws`]).
-    pub fn new(
-        port: &CandlePort,
-        logits: &[f32],
-        context: &[u32],
-        range: Range<usize>,
-        seed: u64,
-    ) -> Result<Self, SamplingError> {
+    pub fn new(source: Box<dyn DrawSource>, vocab: usize, range: Range<usize>) -> Self {
         debug_assert_eq!(range.start % BLOCK, 0);
-        Ok(PortDraws {
-            prepared: port.prepared_logits(logits, context)?,
-            seed,
-            processor: None,
-            port: port.clone(),
-            counts: vec![0; logits.len()],
+        ColumnDraws {
+            source,
+            counts: vec![0; vocab],
             next: range.start,
             range,
-        })
+        }
     }
 
     /// Makes up to `max` more draws; how many were made.
     pub fn advance(&mut self, max: usize) -> Result<usize, SamplingError> {
         let chunk = max.min(self.range.end - self.next);
         for _ in 0..chunk {
-            if self.next % BLOCK == 0 || self.processor.is_none() {
-                self.processor = Some(self.port.processor(block_seed(self.seed, self.next / BLOCK)));
-            }
-            let processor = self.processor.as_mut().expect("seeded above");
-            let token = self.port.draw(processor, &self.prepared)?;
+            let token = self.source.draw(self.next)?;
             self.counts[token as usize] += 1;
             self.next += 1;
         }
@@ -204,15 +177,21 @@ pub fn summarize(counts: &[u64], exact: &Distribution, hf: Option<&Distribution>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sampling::columns::candle_port::CandlePort;
     use candle_transformers::generation::Sampling;
+
+    fn draws(port: &CandlePort, logits: &[f32], range: Range<usize>, seed: u64) -> ColumnDraws {
+        let drawing = port.drawing(logits, &[], seed).unwrap();
+        ColumnDraws::new(drawing.source, logits.len(), range)
+    }
 
     #[test]
     fn draws_made_in_chunks_equal_draws_made_at_once() {
         let port = CandlePort::plain(Sampling::TopK { k: 3, temperature: 0.9 });
         let logits = [2.0f32, 1.5, 1.0, 0.5, 0.0];
-        let mut whole = PortDraws::new(&port, &logits, &[], 0..2500, 7).unwrap();
+        let mut whole = draws(&port, &logits, 0..2500, 7);
         whole.advance(usize::MAX).unwrap();
-        let mut chunked = PortDraws::new(&port, &logits, &[], 0..2500, 7).unwrap();
+        let mut chunked = draws(&port, &logits, 0..2500, 7);
         while chunked.advance(37).unwrap() > 0 {}
         assert_eq!(chunked.done(), 2500);
         assert_eq!(chunked.counts(), whole.counts());
@@ -232,16 +211,16 @@ mod tests {
     fn draws_made_in_parts_equal_draws_made_at_once() {
         let port = CandlePort::plain(Sampling::All { temperature: 1.0 });
         let logits = [2.0f32, 1.5, 1.0, 0.5, 0.0];
-        let mut whole = PortDraws::new(&port, &logits, &[], 0..3500, 3).unwrap();
+        let mut whole = draws(&port, &logits, 0..3500, 3);
         whole.advance(usize::MAX).unwrap();
-        let mut first = PortDraws::new(&port, &logits, &[], 0..2000, 3).unwrap();
-        let mut second = PortDraws::new(&port, &logits, &[], 2000..3500, 3).unwrap();
+        let mut first = draws(&port, &logits, 0..2000, 3);
+        let mut second = draws(&port, &logits, 2000..3500, 3);
         first.advance(usize::MAX).unwrap();
         second.advance(usize::MAX).unwrap();
         first.absorb(second.counts()).unwrap();
         assert_eq!(first.counts(), whole.counts());
         let block = |range| {
-            let mut draws = PortDraws::new(&port, &logits, &[], range, 3).unwrap();
+            let mut draws = draws(&port, &logits, range, 3);
             draws.advance(usize::MAX).unwrap();
             draws.counts().to_vec()
         };
@@ -264,64 +243,53 @@ mod tests {
     }
 }
 
-type Side = Result<(PortDraws, Distribution), SamplingError>;
+type Side = Result<(ColumnDraws, Distribution), SamplingError>;
 
-/// Monte Carlo draws in progress.
+/// Monte Carlo draws in progress, of every column Monte Carlo draws (`None`: a column that
+/// cannot be set up for this call).
 pub struct MonteCarloRun {
     draws: usize,
     seed: u64,
     hf: Option<Distribution>,
-    literal: Side,
-    corrected: Option<Side>,
-    dflash: Option<Side>,
+    sides: Vec<(Semantics, Option<Side>)>,
 }
 
 impl MonteCarloRun {
-    /// `part` of `n` seeded draws of every candle port of `columns`, to be made in chunks.
+    /// `part` of `n` seeded draws of every drawing column of `columns`, to be made in chunks.
     pub fn new(columns: &Columns, input: &Inspection, n: usize, seed: u64, part: Part) -> MonteCarloRun {
-        let side = |port: &CandlePort, exact: &Result<Distribution, SamplingError>| -> Side {
-            let exact = exact.as_ref().map_err(Clone::clone)?;
-            Ok((
-                PortDraws::new(port, &input.logits, &input.context_ids, part.draws(n), seed)?,
-                exact.clone(),
-            ))
-        };
-        let corrected = match (&columns.corrected, &columns.corrected_dist) {
-            (Some(port), Some(exact)) => Some(side(port, exact)),
-            _ => None,
-        };
-        // DFlash's candle port is checked against its own exact distribution, which the tests
-        // hold to DFlash's `sample()`.
-        let dflash = columns.dflash.as_ref().ok().map(|(d, _)| {
-            let port = d.candle_port();
-            side(&port, &port.distribution(&input.logits, &input.context_ids))
-        });
+        let sides = REGISTRY
+            .iter()
+            .filter(|registered| registered.draws)
+            .map(|registered| {
+                let column = &columns.get(registered.semantics).column;
+                let side = column.draws(&input.logits, &input.context_ids, seed).map(|drawing| {
+                    let drawing = drawing?;
+                    let counts = ColumnDraws::new(drawing.source, input.logits.len(), part.draws(n));
+                    Ok((counts, drawing.exact))
+                });
+                (registered.semantics, side)
+            })
+            .collect();
         MonteCarloRun {
             draws: n,
             seed,
             hf: columns.hf_distribution().cloned(),
-            literal: side(&columns.literal.port, &columns.literal_dist),
-            corrected,
-            dflash,
+            sides,
         }
     }
 
-    /// The ports that draw (literal, corrected, DFlash's), in that order.
-    fn sides(&mut self) -> impl Iterator<Item = &mut PortDraws> {
-        let sides = [Some(&mut self.literal), self.corrected.as_mut(), self.dflash.as_mut()];
-        sides
-            .into_iter()
-            .flatten()
-            .filter_map(|s| s.as_mut().ok())
+    /// The columns that draw, in the registry's order.
+    fn sides(&mut self) -> impl Iterator<Item = &mut ColumnDraws> {
+        self.sides
+            .iter_mut()
+            .filter_map(|(_, side)| side.as_mut()?.as_mut().ok())
             .map(|(draws, _)| draws)
     }
 
-    fn drawn(&self) -> impl Iterator<Item = &PortDraws> {
-        let sides = [Some(&self.literal), self.corrected.as_ref(), self.dflash.as_ref()];
-        sides
-            .into_iter()
-            .flatten()
-            .filter_map(|s| s.as_ref().ok())
+    fn drawn(&self) -> impl Iterator<Item = &ColumnDraws> {
+        self.sides
+            .iter()
+            .filter_map(|(_, side)| side.as_ref()?.as_ref().ok())
             .map(|(draws, _)| draws)
     }
 
@@ -334,27 +302,27 @@ impl MonteCarloRun {
         Ok(self.done())
     }
 
-    /// Draws this part has made so far, both ports together.
+    /// Draws this part has made so far, every column together.
     pub fn done(&self) -> usize {
-        self.drawn().map(PortDraws::done).sum()
+        self.drawn().map(ColumnDraws::done).sum()
     }
 
-    /// Draws this part makes, both ports together.
+    /// Draws this part makes, every column together.
     pub fn total(&self) -> usize {
-        self.drawn().map(PortDraws::target).sum()
+        self.drawn().map(ColumnDraws::target).sum()
     }
 
-    /// Every port's counts, one vocabulary after the other, for [`MonteCarloRun::absorb`].
+    /// Every column's counts, one vocabulary after the other, for [`MonteCarloRun::absorb`].
     pub fn counts(&self) -> Vec<u64> {
         self.drawn().flat_map(|side| side.counts().iter().copied()).collect()
     }
 
     /// Adds the counts of the other parts of the same run (same input, draws and seed).
     pub fn absorb(&mut self, counts: &[u64]) -> Result<(), SamplingError> {
-        let sides: Vec<&mut PortDraws> = self.sides().collect();
+        let sides: Vec<&mut ColumnDraws> = self.sides().collect();
         if counts.len() != sides.iter().map(|s| s.counts().len()).sum::<usize>() {
             return Err(SamplingError::Invalid(format!(
-                "{} counts do not fit this run's ports",
+                "{} counts do not fit this run's columns",
                 counts.len()
             )));
         }
@@ -383,40 +351,56 @@ impl MonteCarloRun {
             draws: self.draws,
             seed: self.seed,
             delta: DELTA,
-            literal: summary(&self.literal),
-            corrected: self.corrected.as_ref().map(summary),
-            dflash: self.dflash.as_ref().map(summary),
+            columns: self
+                .sides
+                .iter()
+                .map(|(semantics, side)| (*semantics, side.as_ref().map(summary)))
+                .collect(),
         }
     }
 
-    /// How far each port's draws so far are from its exact distribution, and the check's bound
-    /// at that many draws: `(port, draws, tv_to_exact, bound)`, for a convergence picture.
+    /// How far each column's draws so far are from its exact distribution, and the check's
+    /// bound at that many draws: `(column, draws, tv_to_exact, bound)`, for a convergence picture.
     pub fn convergence(&self) -> Vec<(Semantics, usize, f64, f64)> {
-        let sides = [
-            (Semantics::Literal, Some(&self.literal)),
-            (Semantics::Corrected, self.corrected.as_ref()),
-            (Semantics::Dflash, self.dflash.as_ref()),
-        ];
-        sides
-            .into_iter()
+        self.sides
+            .iter()
             .filter_map(|(name, side)| {
-                let (draws, exact) = side?.as_ref().ok()?;
+                let (draws, exact) = side.as_ref()?.as_ref().ok()?;
                 let d = summarize(draws.counts(), exact, None, self.seed);
-                (d.draws > 0).then_some((name, d.draws, d.tv_to_exact, d.bound))
+                (d.draws > 0).then_some((*name, d.draws, d.tv_to_exact, d.bound))
             })
             .collect()
     }
 }
 
-/// Monte Carlo results for every candle port.
-#[derive(Clone, Debug, Serialize)]
+/// Monte Carlo results for every column Monte Carlo draws, by name (`null` for one that cannot
+/// be set up for this call).
+#[derive(Clone, Debug)]
 pub struct MonteCarlo {
     pub draws: usize,
     pub seed: u64,
     pub delta: f64,
-    pub literal: DrawsOrError,
-    pub corrected: Option<DrawsOrError>,
-    pub dflash: Option<DrawsOrError>,
+    pub columns: Vec<(Semantics, Option<DrawsOrError>)>,
+}
+
+impl MonteCarlo {
+    /// The draws of one column, if it draws and could be set up.
+    pub fn get(&self, semantics: Semantics) -> Option<&DrawsOrError> {
+        self.columns.iter().find(|(s, _)| *s == semantics)?.1.as_ref()
+    }
+}
+
+impl Serialize for MonteCarlo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(3 + self.columns.len()))?;
+        map.serialize_entry("draws", &self.draws)?;
+        map.serialize_entry("seed", &self.seed)?;
+        map.serialize_entry("delta", &self.delta)?;
+        for (semantics, side) in &self.columns {
+            map.serialize_entry(semantics.name(), side)?;
+        }
+        map.end()
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -4,7 +4,7 @@
 //! messages print Python reprs (`1e-07`, `2.0`, `None`), so the values keep both. Numbers as
 //! Rust source writes them (`0.7`, `1.0`) are here too, for the ports' code.
 
-use super::SamplingError;
+use crate::sampling::SamplingError;
 use serde_json::Value;
 
 /// A keyword-argument value: `None`, a bool, an int or a float, as Python would hold it.

@@ -6,7 +6,7 @@
 //! lower layers only fill fields that are still None.
 
 use super::pyvalue::PyValue;
-use super::SamplingError;
+use crate::sampling::SamplingError;
 use serde::Serialize;
 use serde_json::{Map, Value};
 

@@ -1,12 +1,12 @@
 //! A port as the Rust a candle user writes: the `LogitsProcessor` set-up, what each step does to
 //! the logits, and the helpers it calls (the same source the corrected port runs).
 
+use super::candle_port::{sampling_text, CandlePort, PenaltyWindow};
 use super::literal::REPEAT_LAST_N;
-use super::port::{sampling_text, CandlePort, PenaltyWindow};
-use super::steps::ProbStep;
+use crate::sampling::truncation::steps::ProbStep;
 
 /// The helpers, as compiled into this crate (the corrected port runs this very source).
-const HELPERS: &str = include_str!("closure.rs");
+const HELPERS: &str = include_str!("../truncation/closure.rs");
 
 /// The program for `port`, ready to paste around a model's forward pass.
 pub fn port_program(port: &CandlePort) -> String {

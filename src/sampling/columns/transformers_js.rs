@@ -18,11 +18,36 @@
 //! generate({do_sample: true, top_k: 2}) on [3, 2, 2, 1]        // keeps ids 0 and 1, never 2
 //! ```
 
-use super::closure::ban_ngrams;
-use super::distribution::Distribution;
-use super::params::{Field, GenerateArgs, GenerationConfig};
-use super::pyvalue::{float_repr, PyValue};
-use super::SamplingError;
+use super::causes::{count, departs, ordinal, Cause, Rule};
+use super::thresholds::{Behaviour, Threshold};
+use super::{Column, ExactSampler, Registered, Semantics, Step, TokenSampler};
+use crate::sampling::arguments::params::{Field, GenerateArgs, GenerationConfig};
+use crate::sampling::arguments::pyvalue::{float_repr, PyValue};
+use crate::sampling::distribution::Distribution;
+use crate::sampling::truncation::closure::ban_ngrams;
+use crate::sampling::SamplingError;
+use serde_json::{json, Map, Value};
+
+pub const SEMANTICS: Semantics = Semantics::new("transformers_js");
+
+pub const REFUSED: Rule = Rule::new("transformers_js_refused", SEMANTICS);
+pub const ACCEPTS: Rule = Rule::new("transformers_js_accepts", SEMANTICS);
+pub const TOP_P_IGNORED: Rule = Rule::new("transformers_js_top_p_ignored", SEMANTICS);
+pub const EXACTLY_K: Rule = Rule::new("transformers_js_exactly_k", SEMANTICS);
+pub const ARITHMETIC: Rule = Rule::new("transformers_js_arithmetic", SEMANTICS);
+
+pub static COLUMN: Registered = Registered {
+    semantics: SEMANTICS,
+    label: "transformers.js 4.3.2",
+    short: "transformers.js",
+    definition: "transformers.js 4.3.2 (@huggingface/transformers on npm), generate() in JavaScript: \
+        its top-p warper is commented out, top_k keeps exactly k, temperature 0 decodes greedily.",
+    code: None,
+    draws: false,
+    from_call: |call| Box::new(TransformersJsColumn(TransformersJs::from_args(call.args, call.generation_config))),
+    thresholds,
+    rules: &[REFUSED, ACCEPTS, TOP_P_IGNORED, EXACTLY_K, ARITHMETIC],
+};
 
 /// The version whose behaviour this column reproduces (pinned in `package-lock.json`).
 pub const VERSION: &str = "4.3.2";
@@ -184,6 +209,121 @@ fn first_maximum(scores: &[f32]) -> usize {
         }
     }
     best
+}
+
+/// transformers.js' sampler for the call, or what it throws setting it up.
+struct TransformersJsColumn(Result<TransformersJs, SamplingError>);
+
+impl Column for TransformersJsColumn {
+    fn distribution(&self, logits: &[f32], context: &[u32]) -> Result<Distribution, SamplingError> {
+        Ok(self.0.as_ref().map_err(Clone::clone)?.distribution(logits, context))
+    }
+
+    fn describe(&self) -> String {
+        match &self.0 {
+            Ok(t) => t.describe(),
+            Err(_) => "generate() throws".into(),
+        }
+    }
+
+    fn notes(&self, _step: &Step) -> Vec<String> {
+        let switched = self.0.as_ref().is_ok_and(|t| t.switched_to_greedy);
+        switched
+            .then(|| "`temperature: 0` implies greedy sampling: transformers.js sets do_sample to false (a warning)".into())
+            .into_iter()
+            .collect()
+    }
+
+    /// The version reproduced, the arguments it never applies, and whether it went greedy.
+    fn details(&self, _step: &Step) -> Map<String, Value> {
+        let (ignored, switched) = match &self.0 {
+            Ok(t) => (t.ignored.clone(), t.switched_to_greedy),
+            Err(_) => (Vec::new(), false),
+        };
+        let mut details = Map::new();
+        details.insert("version".into(), json!(VERSION));
+        details.insert("ignored".into(), json!(ignored));
+        details.insert("switched_to_greedy".into(), json!(switched));
+        details
+    }
+
+    fn causes(&self, step: &Step) -> Vec<Cause> {
+        match &self.0 {
+            Ok(tjs) => causes(tjs, step),
+            Err(e) => vec![REFUSED.says(format!("transformers.js {VERSION} throws: {e}"))],
+        }
+    }
+
+    fn sampler(&self, seed: u64) -> Result<Box<dyn TokenSampler>, SamplingError> {
+        let tjs = self.0.clone()?;
+        Ok(Box::new(ExactSampler::new(
+            move |logits: &[f32], context: &[u32]| Ok(tjs.distribution(logits, context)),
+            seed,
+        )))
+    }
+}
+
+fn causes(tjs: &TransformersJs, step: &Step) -> Vec<Cause> {
+    if !departs(step.compare) {
+        return Vec::new();
+    }
+    if let Err(message) = step.hf {
+        let what = if tjs.switched_to_greedy {
+            "warns and decodes greedily"
+        } else {
+            "runs them"
+        };
+        return vec![ACCEPTS.says(format!(
+            "transformers refuses these arguments (“{message}”); transformers.js {VERSION} {what}."
+        ))];
+    }
+    let kept = step.distribution.as_ref().map_or(0, Distribution::kept);
+    let hf_kept = step.hf_distribution().map_or(0, Distribution::kept);
+    let mut out = Vec::new();
+    if !tjs.ignored.is_empty() {
+        out.push(TOP_P_IGNORED.says(format!(
+            "transformers.js {VERSION} never applies {}: its top-p and other warpers are commented out, so it keeps {} where transformers keeps {hf_kept}.",
+            tjs.ignored.join(", "),
+            count(kept, "token")
+        )));
+    }
+    if let Some(k) = tjs.top_k.filter(|_| tjs.do_sample) {
+        if tjs.ignored.is_empty() && hf_kept > k {
+            out.push(EXACTLY_K.says(format!(
+                "scores tie at the {} place: transformers keeps all {hf_kept} tied tokens, transformers.js' ONNX TopK keeps exactly {k}, the lower ids first.",
+                ordinal(k)
+            )));
+        }
+    }
+    if out.is_empty() {
+        out.push(ARITHMETIC.says(format!(
+            "transformers.js {VERSION} runs the same rules in JavaScript's arithmetic; the distributions differ by more than 1e-6."
+        )));
+    }
+    out
+}
+
+fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
+    let Some(t) = temperature.number() else {
+        return Vec::new();
+    };
+    let system = "transformers.js generate({do_sample: true})";
+    let repr = temperature.repr();
+    vec![if t == 0.0 {
+        Threshold::new(system, Behaviour::Argmax, "a warning, then do_sample is set to false".into())
+    } else if t < 0.0 {
+        Threshold::new(
+            system,
+            Behaviour::Sample,
+            format!("divides by {repr} without a check: the distribution is inverted"),
+        )
+    } else {
+        Threshold::new(
+            system,
+            Behaviour::Sample,
+            format!("TemperatureLogitsWarper({repr}), then top_k=50 unless passed"),
+        )
+    }]
 }
 
 #[cfg(test)]

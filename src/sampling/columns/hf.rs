@@ -5,13 +5,32 @@
 //! evaluated in f64; a decision that lies within float noise of its threshold, or a cut through
 //! a group of tied tokens (torch's unstable sort decides those), is recorded as an [`Ambiguity`].
 
-use super::closure::ban_ngrams;
-use super::distribution::{log_softmax_f64, Distribution};
-use super::params::{EffectiveParams, Field};
-use super::rules;
-use super::steps::ProbStep;
-use super::SamplingError;
+use super::thresholds::{Behaviour, Threshold};
+use super::{Column, ExactSampler, Registered, Semantics, Step, TokenSampler};
+use crate::sampling::arguments::params::{EffectiveParams, Field, GenerateArgs};
+use crate::sampling::arguments::pyvalue::{float_repr, PyValue};
+use crate::sampling::distribution::{log_softmax_f64, Distribution};
+use crate::sampling::truncation::closure::ban_ngrams;
+use crate::sampling::truncation::masks;
+use crate::sampling::truncation::steps::ProbStep;
+use crate::sampling::SamplingError;
 use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+pub const SEMANTICS: Semantics = Semantics::new("hf");
+
+pub static COLUMN: Registered = Registered {
+    semantics: SEMANTICS,
+    label: "transformers (hf)",
+    short: "hf",
+    definition: "What transformers' generate() samples from: its logits processors and warpers in its \
+        order, then softmax and torch.multinomial (transformers 5.23.0, checked against it by fixtures).",
+    code: None,
+    draws: false,
+    from_call: |call| Box::new(HfColumn(HfSampling::from_params(&call.effective))),
+    thresholds,
+    rules: &[],
+};
 
 /// One of transformers' logits processors.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,9 +55,9 @@ impl Processor {
 
     pub fn describe(&self) -> String {
         let arg = match self {
-            Processor::RepetitionPenalty(x) => super::pyvalue::float_repr(f64::from(*x)),
+            Processor::RepetitionPenalty(x) => float_repr(f64::from(*x)),
             Processor::NoRepeatNGram(n) => n.to_string(),
-            Processor::Temperature(x) => super::pyvalue::float_repr(*x),
+            Processor::Temperature(x) => float_repr(*x),
             Processor::Truncate(step) => step.argument(),
         };
         format!("{}({arg})", self.class_name())
@@ -194,7 +213,7 @@ fn apply_processor(processor: &Processor, scores: &mut [f32], context: &[u32], a
         Processor::Temperature(t) => return scores.iter_mut().for_each(|s| *s /= t as f32),
         // Top-k compares the f32 scores themselves: ties are exact equalities of scores.
         Processor::Truncate(ProbStep::TopK(k)) => {
-            rules::top_k(&scores.iter().map(|s| f64::from(*s)).collect::<Vec<_>>(), k)
+            masks::top_k(&scores.iter().map(|s| f64::from(*s)).collect::<Vec<_>>(), k)
         }
         Processor::Truncate(step) => step.keep(&probs_f64(scores)),
     };
@@ -241,6 +260,70 @@ fn probs_f64(scores: &[f32]) -> Vec<f64> {
     log_softmax_f64(scores).into_iter().map(f64::exp).collect()
 }
 
+/// The hf column: transformers' pipeline for the call, or the `ValueError` it raises.
+struct HfColumn(Result<HfSampling, SamplingError>);
+
+impl Column for HfColumn {
+    fn distribution(&self, logits: &[f32], context: &[u32]) -> Result<Distribution, SamplingError> {
+        let hf = self.0.as_ref().map_err(Clone::clone)?;
+        Ok(hf.apply(logits, context).distribution)
+    }
+
+    fn describe(&self) -> String {
+        match &self.0 {
+            Ok(hf) => hf.describe(),
+            Err(_) => "generate() raises ValueError".into(),
+        }
+    }
+
+    fn details(&self, step: &Step) -> Map<String, Value> {
+        let (processors, greedy_token) = match (&self.0, step.distribution) {
+            (Ok(hf), Ok(d)) => (
+                hf.processors.iter().map(Processor::class_name).collect(),
+                (!hf.do_sample).then(|| d.support[0].0),
+            ),
+            _ => (Vec::new(), None),
+        };
+        let mut details = Map::new();
+        details.insert("processors".into(), json!(processors));
+        details.insert("greedy_token".into(), json!(greedy_token));
+        details
+    }
+
+    fn sampler(&self, seed: u64) -> Result<Box<dyn TokenSampler>, SamplingError> {
+        let hf = self.0.clone()?;
+        Ok(Box::new(ExactSampler::new(
+            move |logits: &[f32], context: &[u32]| Ok(hf.apply(logits, context).distribution),
+            seed,
+        )))
+    }
+}
+
+/// transformers with sampling on (its validation decides) and without (the temperature is only
+/// warned about).
+fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
+    let Some(t) = temperature.number() else {
+        return Vec::new();
+    };
+    let mut args = GenerateArgs::default();
+    args.set(Field::DoSample, PyValue::Bool(true));
+    args.set(Field::Temperature, temperature);
+    args.set(Field::TopK, PyValue::Int(0));
+    let sampling = match HfSampling::from_params(&EffectiveParams::resolve(&args, None)) {
+        Ok(_) => (Behaviour::Sample, "TemperatureLogitsWarper, then top_k=50 unless passed".to_string()),
+        Err(message) => (Behaviour::Error, format!("ValueError: {message}")),
+    };
+    let greedy = if t == 1.0 {
+        "greedy; the temperature is not used".to_string()
+    } else {
+        format!("greedy; temperature={} is only warned about", temperature.repr())
+    };
+    vec![
+        Threshold::new("transformers generate(do_sample=True)", sampling.0, sampling.1),
+        Threshold::new("transformers generate(do_sample=False)", Behaviour::Argmax, greedy),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,11 +331,11 @@ mod tests {
     #[test]
     fn ngram_bans_the_continuations_of_the_last_prefix() {
         assert_eq!(
-            super::super::closure::banned_ngram_tokens(&[1, 0, 2, 1, 0, 3, 1], 2),
+            crate::sampling::truncation::closure::banned_ngram_tokens(&[1, 0, 2, 1, 0, 3, 1], 2),
             vec![0, 0]
         );
         assert_eq!(
-            super::super::closure::banned_ngram_tokens(&[5, 6], 3),
+            crate::sampling::truncation::closure::banned_ngram_tokens(&[5, 6], 3),
             Vec::<u32>::new()
         );
     }

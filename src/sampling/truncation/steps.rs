@@ -5,10 +5,10 @@
 //! one sees the softmax of what the previous one left (top-p measures the mass *after* top-k).
 
 use super::closure;
-use super::params::Field;
-use super::pyvalue::{rust_f64, PyValue};
-use super::rules::{self, Kept};
-use super::SamplingError;
+use crate::sampling::arguments::params::Field;
+use crate::sampling::arguments::pyvalue::{float_repr, rust_f64, PyValue};
+use super::masks::{self, Kept};
+use crate::sampling::SamplingError;
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -101,19 +101,19 @@ impl ProbStep {
         match *self {
             ProbStep::TopK(k) => k.to_string(),
             ProbStep::TopP(x) | ProbStep::MinP(x) | ProbStep::Typical(x) | ProbStep::Epsilon(x) | ProbStep::Eta(x) => {
-                super::pyvalue::float_repr(x)
+                float_repr(x)
             }
         }
     }
 
     pub(crate) fn keep(&self, probs: &[f64]) -> Kept {
         match *self {
-            ProbStep::TopK(k) => rules::top_k(probs, k),
-            ProbStep::TopP(p) => rules::top_p(probs, p),
-            ProbStep::MinP(m) => rules::min_p(probs, m),
-            ProbStep::Typical(mass) => rules::typical(probs, mass),
-            ProbStep::Epsilon(e) => rules::epsilon(probs, e),
-            ProbStep::Eta(e) => rules::eta(probs, e),
+            ProbStep::TopK(k) => masks::top_k(probs, k),
+            ProbStep::TopP(p) => masks::top_p(probs, p),
+            ProbStep::MinP(m) => masks::min_p(probs, m),
+            ProbStep::Typical(mass) => masks::typical(probs, mass),
+            ProbStep::Epsilon(e) => masks::epsilon(probs, e),
+            ProbStep::Eta(e) => masks::eta(probs, e),
         }
     }
 

@@ -1,0 +1,51 @@
+//! What every column is asked about: one step's raw logits and the `generate()` call around them.
+
+use super::arguments::params::{GenerateArgs, GenerationConfig};
+use super::SamplingError;
+
+/// What to inspect: one step's raw logits and the `generate()` call around it.
+#[derive(Clone, Debug, Default)]
+pub struct Inspection {
+    pub logits: Vec<f32>,
+    pub args: GenerateArgs,
+    pub generation_config: Option<GenerationConfig>,
+    /// The whole `input_ids` up to this step, prompt included.
+    pub context_ids: Vec<u32>,
+}
+
+impl Inspection {
+    /// One step to inspect, its logits checked: transformers samples only from logits whose
+    /// softmax is a distribution, so NaN, +inf or nothing but −inf are refused by name (−inf
+    /// alone masks a token, as transformers' own processors do).
+    pub fn new(
+        logits: Vec<f32>,
+        args: GenerateArgs,
+        generation_config: Option<GenerationConfig>,
+        context_ids: Vec<u32>,
+    ) -> Result<Self, SamplingError> {
+        check_logits(&logits)?;
+        Ok(Inspection {
+            logits,
+            args,
+            generation_config,
+            context_ids,
+        })
+    }
+}
+
+/// Why these logits cannot be inspected, if they cannot: what torch does with them, checked
+/// against torch 2 (`softmax` gives NaN everywhere, `multinomial` raises).
+pub fn check_logits(logits: &[f32]) -> Result<(), SamplingError> {
+    const TORCH: &str = "transformers' softmax turns every probability into NaN and torch.multinomial raises \
+        RuntimeError (probability tensor contains either `inf`, `nan` or element < 0); logits must be finite or -inf";
+    if logits.is_empty() {
+        return Err(SamplingError::Invalid("logits are empty".into()));
+    }
+    if let Some(i) = logits.iter().position(|x| x.is_nan() || *x == f32::INFINITY) {
+        return Err(SamplingError::Invalid(format!("logits[{i}] is {}: {TORCH}", logits[i])));
+    }
+    if logits.iter().all(|x| *x == f32::NEG_INFINITY) {
+        return Err(SamplingError::Invalid(format!("every logit is -inf: {TORCH}")));
+    }
+    Ok(())
+}
