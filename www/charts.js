@@ -10,23 +10,27 @@ const TOP = 12;
 const DISPUTED = 4;
 const charts = {};
 
-/** The tokens to chart: the most probable under any shown column, plus the most probable of
- * those only one side keeps (the difference often lives in the tail), most probable first. */
+/** The tokens to chart: the most probable under any shown column, then up to DISPUTED that only
+ * one side keeps, as the core lists them (`compare[column].only_port`, then `only_hf`, most
+ * probable first), taken from each shown column in turn so that every column's difference has
+ * a row; most probable first. */
 function sharedRows(report, names) {
-  const hf = new Map(report.hf.support);
   const best = new Map();
   for (const name of names) for (const [id, p] of report[name].support.slice(0, TOP)) best.set(id, Math.max(best.get(id) ?? 0, p));
-  const disputed = [];
-  for (const name of names.filter((n) => n !== "hf")) {
-    const other = new Map(report[name].support);
-    for (const [id, p] of report[name].support.slice(0, 2000)) if (!hf.has(id)) disputed.push([id, p]);
-    for (const [id, p] of report.hf.support) if (!other.has(id)) disputed.push([id, p]);
+  const rows = [...best.entries()].sort((a, b) => b[1] - a[1]).slice(0, TOP).map(([id]) => id);
+  const others = names.filter((n) => report.compare[n]);
+  for (const side of ["only_port", "only_hf"]) {
+    const lists = others.map((n) => [...report.compare[n][side].first]);
+    while (rows.length < TOP + DISPUTED && lists.some((l) => l.length)) {
+      for (const list of lists) {
+        while (list.length && rows.includes(list[0])) list.shift();
+        if (list.length && rows.length < TOP + DISPUTED) rows.push(list.shift());
+      }
+    }
   }
-  const top = [...best.entries()].sort((a, b) => b[1] - a[1]).slice(0, TOP);
-  const extra = disputed.filter(([id]) => !top.some(([t]) => t === id)).sort((a, b) => b[1] - a[1]);
-  const rows = [...top];
-  for (const [id, p] of extra) if (rows.length < TOP + DISPUTED && !rows.some(([r]) => r === id)) rows.push([id, p]);
-  return rows.sort((a, b) => b[1] - a[1]).map(([id]) => id);
+  const supports = names.map((n) => new Map(report[n].support));
+  const p = new Map(rows.map((id) => [id, Math.max(...supports.map((s) => s.get(id) ?? 0))]));
+  return rows.sort((a, b) => p.get(b) - p.get(a));
 }
 
 export function drawCharts(report, { log, shown, view }) {
