@@ -42,7 +42,10 @@ COLUMN is one of the columns of the report:";
 /// The usage, with the columns the registry lists.
 fn usage() -> String {
     let columns: Vec<&str> = Semantics::all().map(Semantics::name).collect();
-    format!("{USAGE} {} (generate: hf by default; speculate: dflash).", columns.join(", "))
+    format!(
+        "{USAGE} {} (generate: hf by default; speculate: dflash).",
+        columns.join(", ")
+    )
 }
 
 /// The one place the crate's typed errors become text: the message on stderr.

@@ -317,10 +317,7 @@ pub fn acceptance_curve(
         .iter()
         .map(|&t| {
             let mut args = GenerateArgs::default();
-            args.set(
-                crate::sampling::Field::Temperature,
-                crate::sampling::PyValue::Float(t),
-            );
+            args.set(crate::sampling::Field::Temperature, crate::sampling::PyValue::Float(t));
             let sampler = Sampler::new(dflash::SEMANTICS, &args, None, 0)?;
             Ok((t, expected_acceptance(&sampler, &step_logits, &context, &draft)?))
         })

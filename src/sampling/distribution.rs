@@ -76,9 +76,9 @@ impl Distribution {
         self.support.iter().find(|(i, _)| *i == token).map_or(0.0, |(_, p)| *p)
     }
 
-    /// Entropy in nats.
+    /// Entropy in nats (0, not −0, for a single token).
     pub fn entropy(&self) -> f64 {
-        -self
+        0.0 - self
             .support
             .iter()
             .filter(|(_, p)| *p > 0.0)

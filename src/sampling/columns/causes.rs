@@ -119,12 +119,18 @@ mod tests {
     #[test]
     fn ordinals_read_as_english() {
         let read: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 40, 101, 112].map(ordinal).to_vec();
-        assert_eq!(read, ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "40th", "101st", "112th"]);
+        assert_eq!(
+            read,
+            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "40th", "101st", "112th"]
+        );
     }
 
     #[test]
     fn counts_take_the_singular_for_one() {
-        assert_eq!((count(1, "token"), count(0, "token"), count(2, "token")), ("1 token".into(), "0 tokens".into(), "2 tokens".into()));
+        assert_eq!(
+            (count(1, "token"), count(0, "token"), count(2, "token")),
+            ("1 token".into(), "0 tokens".into(), "2 tokens".into())
+        );
     }
 
     #[test]

@@ -27,7 +27,11 @@ pub static COLUMN: Registered = Registered {
         penalties on the logits, its warpers in a sample_f closure, each renormalised.",
     code: Some("Rust"),
     draws: true,
-    from_call: |call| Box::new(CorrectedColumn(HfSampling::from_params(&call.effective).map(|hf| corrected_port(&hf)))),
+    from_call: |call| {
+        Box::new(CorrectedColumn(
+            HfSampling::from_params(&call.effective).map(|hf| corrected_port(&hf)),
+        ))
+    },
     thresholds: thresholds::none,
     rules: &[],
 };

@@ -178,7 +178,11 @@ fn causes(dflash: &DflashSampling, step: &Step) -> Vec<Cause> {
     let hf = match step.hf {
         Ok((hf, _)) => hf,
         Err(message) => {
-            let what = if dflash.is_greedy() { "takes the argmax" } else { "samples" };
+            let what = if dflash.is_greedy() {
+                "takes the argmax"
+            } else {
+                "samples"
+            };
             return vec![REFUSED_BY_HF.says(format!(
                 "transformers refuses these arguments (“{message}”); DFlash's sample() reads only the temperature and {what}."
             ))];
@@ -215,7 +219,11 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
     };
     let repr = temperature.repr();
     vec![if t < GREEDY_BELOW {
-        Threshold::new("DFlash sample()", Behaviour::Argmax, format!("{repr} < 1e-5: torch.argmax"))
+        Threshold::new(
+            "DFlash sample()",
+            Behaviour::Argmax,
+            format!("{repr} < 1e-5: torch.argmax"),
+        )
     } else {
         Threshold::new(
             "DFlash sample()",

@@ -310,7 +310,10 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
     args.set(Field::Temperature, temperature);
     args.set(Field::TopK, PyValue::Int(0));
     let sampling = match HfSampling::from_params(&EffectiveParams::resolve(&args, None)) {
-        Ok(_) => (Behaviour::Sample, "TemperatureLogitsWarper, then top_k=50 unless passed".to_string()),
+        Ok(_) => (
+            Behaviour::Sample,
+            "TemperatureLogitsWarper, then top_k=50 unless passed".to_string(),
+        ),
         Err(message) => (Behaviour::Error, format!("ValueError: {message}")),
     };
     let greedy = if t == 1.0 {

@@ -191,7 +191,13 @@ fn causes(literal: &LiteralPort, step: &Step) -> Vec<Cause> {
         )));
     }
     if let Sampling::TopKThenTopP { k, p, temperature } = sampling {
-        out.push(top_k_then_top_p(&step.input.logits, *k, *p, *temperature, &outcome.distribution));
+        out.push(top_k_then_top_p(
+            &step.input.logits,
+            *k,
+            *p,
+            *temperature,
+            &outcome.distribution,
+        ));
     }
     if let Some(k) = hf_k.filter(|_| literal_has_k) {
         if let Some(tied) = ties_at_k(&step.input.logits, k) {
@@ -292,7 +298,11 @@ fn candle_new(t: f64) -> Threshold {
         Ok(ids) if ids.contains(&1) => {
             Threshold::new(system, Behaviour::Sample, "Sampling::All at this temperature".into())
         }
-        Ok(_) => Threshold::new(system, Behaviour::Argmax, "below 1e-7 it builds Sampling::ArgMax".into()),
+        Ok(_) => Threshold::new(
+            system,
+            Behaviour::Argmax,
+            "below 1e-7 it builds Sampling::ArgMax".into(),
+        ),
     }
 }
 
@@ -303,7 +313,11 @@ fn candle_all(t: f64, logits: &[f32]) -> Threshold {
     let drawn = Tensor::new(logits, &Device::Cpu)
         .and_then(|tensor| LogitsProcessor::from_sampling(0, sampling.clone()).sample(&tensor));
     if let Err(e) = drawn {
-        return Threshold::new(system, Behaviour::Error, format!("sample() returns Err: {}", SamplingError::from(e)));
+        return Threshold::new(
+            system,
+            Behaviour::Error,
+            format!("sample() returns Err: {}", SamplingError::from(e)),
+        );
     }
     let detail = match CandlePort::plain(sampling).distribution(logits, &[]) {
         Ok(d) if d.kept() == 1 => format!("samples, but only token {} has a nonzero f32 weight", d.support[0].0),

@@ -28,7 +28,8 @@ use serde_json::{Map, Value};
 use thresholds::Threshold;
 
 /// Declares each engine's module and lists its [`Registered`] entry, in the order every list of
-/// columns follows.
+/// columns follows. (`cargo fmt` does not follow modules a macro declares: `rustfmt` the engine
+/// files by name.)
 macro_rules! registry {
     ($($engine:ident),* $(,)?) => {
         $(pub mod $engine;)*
@@ -305,8 +306,8 @@ impl<F: Fn(&[f32], &[u32]) -> Result<Distribution, SamplingError>> TokenSampler 
     fn next_with_probability(&mut self, logits: &[f32], context: &[u32]) -> Result<(u32, f64), SamplingError> {
         let distribution = (self.distribution)(logits, context)?;
         let support = &distribution.support;
-        let index = WeightedIndex::new(support.iter().map(|(_, p)| *p))
-            .map_err(|e| SamplingError::invalid(e.to_string()))?;
+        let index =
+            WeightedIndex::new(support.iter().map(|(_, p)| *p)).map_err(|e| SamplingError::invalid(e.to_string()))?;
         let (token, p) = support[index.sample(&mut self.rng)];
         Ok((token, p))
     }

@@ -44,12 +44,19 @@ pub fn greedy_thresholds(temperature: PyValue, logits: &[f32]) -> Vec<Threshold>
         .flat_map(|column| (column.thresholds)(temperature, logits))
         .collect();
     rows.push(if t == 0.0 {
-        Threshold::new("mlx-lm make_sampler(temp)", Behaviour::Argmax, "temp == 0: mx.argmax".into())
+        Threshold::new(
+            "mlx-lm make_sampler(temp)",
+            Behaviour::Argmax,
+            "temp == 0: mx.argmax".into(),
+        )
     } else {
         Threshold::new(
             "mlx-lm make_sampler(temp)",
             Behaviour::Sample,
-            format!("categorical(logits * (1 / {})); only exactly 0 is greedy", temperature.repr()),
+            format!(
+                "categorical(logits * (1 / {})); only exactly 0 is greedy",
+                temperature.repr()
+            ),
         )
     });
     rows

@@ -44,7 +44,12 @@ pub static COLUMN: Registered = Registered {
         its top-p warper is commented out, top_k keeps exactly k, temperature 0 decodes greedily.",
     code: None,
     draws: false,
-    from_call: |call| Box::new(TransformersJsColumn(TransformersJs::from_args(call.args, call.generation_config))),
+    from_call: |call| {
+        Box::new(TransformersJsColumn(TransformersJs::from_args(
+            call.args,
+            call.generation_config,
+        )))
+    },
     thresholds,
     rules: &[REFUSED, ACCEPTS, TOP_P_IGNORED, EXACTLY_K, ARITHMETIC],
 };
@@ -229,7 +234,9 @@ impl Column for TransformersJsColumn {
     fn notes(&self, _step: &Step) -> Vec<String> {
         let switched = self.0.as_ref().is_ok_and(|t| t.switched_to_greedy);
         switched
-            .then(|| "`temperature: 0` implies greedy sampling: transformers.js sets do_sample to false (a warning)".into())
+            .then(|| {
+                "`temperature: 0` implies greedy sampling: transformers.js sets do_sample to false (a warning)".into()
+            })
             .into_iter()
             .collect()
     }
@@ -310,7 +317,11 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
     let system = "transformers.js generate({do_sample: true})";
     let repr = temperature.repr();
     vec![if t == 0.0 {
-        Threshold::new(system, Behaviour::Argmax, "a warning, then do_sample is set to false".into())
+        Threshold::new(
+            system,
+            Behaviour::Argmax,
+            "a warning, then do_sample is set to false".into(),
+        )
     } else if t < 0.0 {
         Threshold::new(
             system,

@@ -5,9 +5,9 @@
 //! one sees the softmax of what the previous one left (top-p measures the mass *after* top-k).
 
 use super::closure;
+use super::masks::{self, Kept};
 use crate::sampling::arguments::params::Field;
 use crate::sampling::arguments::pyvalue::{float_repr, rust_f64, PyValue};
-use super::masks::{self, Kept};
 use crate::sampling::SamplingError;
 use serde::Serialize;
 
