@@ -4,12 +4,12 @@
 PORT ?= 8080
 WASM_TEST_ENV = CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=1200
 
-.PHONY: demo test setup pkg model serve test-native test-wasm test-page test-transformers-js fixtures bench fuzz
+.PHONY: demo test setup pkg model serve test-native test-wasm test-page test-transformers-js test-llama-cpp fixtures bench fuzz
 
 demo: setup pkg model
 	python3 scripts/serve.py --port $(PORT)
 
-test: setup model test-native test-wasm test-page test-transformers-js
+test: setup model test-native test-wasm test-page test-transformers-js test-llama-cpp
 
 setup:
 	scripts/setup.sh
@@ -44,6 +44,11 @@ test-page: pkg model
 test-transformers-js:
 	cargo test --locked --no-run
 	npm run --silent test:transformers-js
+
+# The llama_cpp column against llama.cpp itself: the pinned @wllama/wllama (npm) and this crate's
+# wasm in one headless Chromium page, on the default GGUF.
+test-llama-cpp: pkg model
+	npm run --silent test:llama-cpp
 
 # Speed and memory, side by side with wllama (llama.cpp's wasm) in the same browser: a table and
 # target/bench/latest.json. Not a test: figures are printed, never asserted.

@@ -8,7 +8,7 @@ mod both;
 use common::{case, cases, file, Case};
 use sampling_lab::logits_file::parse_logits;
 use sampling_lab::sampling::columns::dflash::{self, DflashSampling};
-use sampling_lab::sampling::columns::{corrected, hf, literal};
+use sampling_lab::sampling::columns::{corrected, hf, literal, llama_cpp};
 use sampling_lab::sampling::distribution::EXACT_TOLERANCE;
 use sampling_lab::sampling::{Analysis, Distribution, Field, GenerateArgs, Part, PyValue};
 use serde_json::{json, Value};
@@ -167,8 +167,8 @@ both! {
             run
         };
         let (mut first, second) = (part(0), part(1));
-        // Three candle ports draw: literal, corrected and DFlash's.
-        assert_eq!((first.total(), second.total()), (3 * 2000, 3 * 1500));
+        // Four columns draw: the literal, corrected and DFlash's candle ports, and llama.cpp's chain.
+        assert_eq!((first.total(), second.total()), (4 * 2000, 4 * 1500));
         first.absorb(&second.counts()).unwrap();
         assert_eq!(serde_json::to_value(first.finish()).unwrap(), serde_json::to_value(whole).unwrap());
     }
@@ -208,6 +208,27 @@ both! {
         let c = case("t07_default");
         let mc = serde_json::to_value(Analysis::run(&c.input).monte_carlo(2_000, 5).unwrap()).unwrap();
         assert_eq!(mc["dflash"]["consistent"], json!(true), "{}", mc["dflash"]);
+    }
+
+    fn llama_cpp_s_draws_pass_monte_carlo_on_the_reference_context() {
+        for name in ["t07_default", "k40p09", "ties_3221_k2", "greedy"] {
+            let c = case(name);
+            let mc = serde_json::to_value(Analysis::run(&c.input).monte_carlo(5_000, 9).unwrap()).unwrap();
+            assert_eq!(mc["llama_cpp"]["consistent"], json!(true), "{name}: {}", mc["llama_cpp"]);
+        }
+    }
+
+    fn llama_cpp_keeps_fewer_tokens_than_transformers_when_the_call_is_hot() {
+        // temperature=1.5 alone: transformers keeps its implicit top 50; llama.cpp cuts with its
+        // default top_p and min_p at temperature 1, then divides.
+        let mut args = GenerateArgs::default();
+        args.set(Field::DoSample, PyValue::Bool(true));
+        args.set(Field::Temperature, PyValue::Float(1.5));
+        let input = sampling_lab::sampling::Inspection { args, ..case("t07").input };
+        let report = Analysis::run(&input).report();
+        assert_eq!(report.entry(hf::SEMANTICS).kept, 50);
+        assert!(report.entry(llama_cpp::SEMANTICS).kept < 50, "{}", report.entry(llama_cpp::SEMANTICS).kept);
+        assert!(report.causes.iter().any(|c| c.rule == llama_cpp::ORDER), "{:?}", report.causes);
     }
 
     fn dflash_at_temperature_0_6_is_not_generate_at_temperature_0_6() {

@@ -21,6 +21,9 @@ export const PRESETS = {
 };
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+/** Debian's Chromium, headless, with nothing reaching for the network. */
+export const launchChromium = () => chromium.launch({ executablePath: "/usr/bin/chromium", args: FLAGS });
 const CLI = "target/debug/sampling-lab";
 
 /** Starts the server and the browser around the calling test file. Every page it opens reports
@@ -34,7 +37,7 @@ export function useBrowser() {
       try { if ((await fetch(BASE)).ok) break; } catch { /* not up yet */ }
       await new Promise((r) => setTimeout(r, 100));
     }
-    state.browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: FLAGS });
+    state.browser = await launchChromium();
     const newPage = state.browser.newPage.bind(state.browser);
     state.browser.newPage = async (options) => {
       const page = await newPage(options);

@@ -247,7 +247,7 @@ test("the explanation and the charts follow the settings", async () => {
   await page.getByRole("button", { name: "temp 0.7", exact: true }).click();
   await page.getByTestId("causes").filter({ hasText: "transformers uses top_k=50" }).waitFor();
   assert.ok(Number(await page.locator("#chart-overlay").getAttribute("data-highlighted")) > 0, "mass outside hf's support is highlighted");
-  assert.equal(await page.locator("#chart-overlay").getAttribute("data-columns"), "5");
+  assert.equal(await page.locator("#chart-overlay").getAttribute("data-columns"), "6");
   await page.getByRole("button", { name: "top_k 40, top_p 0.9" }).click();
   await page.getByTestId("causes").filter({ hasText: "skips the nucleus and keeps all 40" }).waitFor();
   await page.getByLabel("log scale").check();
@@ -274,8 +274,8 @@ test("Monte Carlo draws on two workers off the main thread, agrees with the CLI,
 
   await page.getByLabel("draws per port").fill("5000000");
   await page.getByRole("button", { name: "Draw", exact: true }).click();
-  // Three candle ports draw: literal, corrected and DFlash's.
-  await page.getByTestId("mc-status").filter({ hasText: /\d+ \/ 15,000,000 draws/ }).waitFor();
+  // Four columns draw: literal, corrected and DFlash's candle ports, and llama.cpp's chain.
+  await page.getByTestId("mc-status").filter({ hasText: /\d+ \/ 20,000,000 draws/ }).waitFor();
   await page.getByRole("button", { name: "Stop drawing" }).click();
   await page.getByTestId("mc-status").filter({ hasText: "stopped after" }).waitFor();
   await page.getByRole("button", { name: "top_k 40", exact: true }).click();
@@ -334,7 +334,7 @@ test("the distributions export as CSV and JSON, and a chart as PNG", async () =>
     return readFileSync(await download.path());
   };
   const csv = csvRows((await saved("CSV")).toString("utf8"));
-  assert.equal(csv[0].join(","), "token_id,token,p_hf,p_literal,p_corrected,p_dflash,p_transformers_js");
+  assert.equal(csv[0].join(","), "token_id,token,p_hf,p_literal,p_corrected,p_dflash,p_transformers_js,p_llama_cpp");
   assert.equal(csv.length - 1, 49152, "one row per token any column keeps (DFlash keeps every drawable token)");
   const p = csv.slice(1).map((row) => row.slice(2).map(Number));
   assert.equal(p.filter(([hf, literal]) => hf === 0 && literal > 0).length, 16, "16 tokens only the literal port keeps");

@@ -44,6 +44,7 @@ registry! {
     corrected,
     dflash,
     transformers_js,
+    llama_cpp,
 }
 
 /// A column's name in the report, the page, links and the command line (`hf`, `literal`, …).
