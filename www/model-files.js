@@ -1,13 +1,17 @@
 // A model's files, fetched with progress and kept in Cache Storage: a GGUF by URL or as bytes the
 // user picked, or the Hub layout under a base URL. The worker asks for them while the wasm
 // compiles; parsing them is the worker's.
+//
+// One download per file for the whole site: pages (several embeds on one documentation page)
+// take a Web Lock named after the URL, so that a second one waits for the first to store the
+// file and then reads it from Cache Storage; the one downloading broadcasts its progress.
 
 /** The model's files; `fromCache` when every one came from Cache Storage. */
 export async function fetchSource(source, onProgress) {
   if (source.kind === "bytes") return { gguf: new Uint8Array(source.bytes), fromCache: false };
   if (source.kind === "url") {
-    const { bytes, fromCache, stored } = await download(source.url, onProgress);
-    return { gguf: bytes, fromCache, stored };
+    const { bytes, fromCache } = await download(source.url, { onProgress, sha256: source.sha256 });
+    return { gguf: bytes, fromCache };
   }
   if (source.kind === "hub") return fetchHub(source.base, onProgress);
   throw new Error(`unknown model source ${JSON.stringify(source?.kind)}`);
@@ -16,35 +20,80 @@ export async function fetchSource(source, onProgress) {
 async function fetchHub(base, onProgress) {
   const file = (name) => new URL(name, base.endsWith("/") ? base : `${base}/`).href;
   const optional = (name) => download(file(name)).catch(() => undefined);
+  const config = await download(file("config.json")).catch((e) => {
+    throw new Error(`${e.message}. A folder in the Hugging Face layout has config.json, model.safetensors and tokenizer.json; for a GGUF, give its file (Org/Repo/file.gguf)`);
+  });
   const parts = await Promise.all([
-    download(file("config.json")), download(file("tokenizer.json")),
-    optional("tokenizer_config.json"), optional("generation_config.json"),
-    download(file("model.safetensors"), onProgress),
+    download(file("tokenizer.json")), optional("tokenizer_config.json"), optional("generation_config.json"),
+    download(file("model.safetensors"), { onProgress }),
   ]);
-  const [config, tokenizer, tokenizerConfig, generationConfig, weights] = parts.map((p) => p?.bytes);
+  const [tokenizer, tokenizerConfig, generationConfig, weights] = parts.map((p) => p?.bytes);
   return {
-    config, tokenizer, tokenizerConfig, generationConfig, weights,
-    fromCache: parts.every((p) => !p || p.fromCache), stored: Promise.all(parts.map((p) => p?.stored)),
+    config: config.bytes, tokenizer, tokenizerConfig, generationConfig, weights,
+    fromCache: [config, ...parts].every((p) => !p || p.fromCache),
   };
 }
 
 const MODEL_CACHE = "sampling-lab-models-v1";
+const progressChannel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel("sampling-lab-downloads");
 
-/** The body of `url`, reporting bytes as they arrive; `fromCache` when Cache Storage had it,
- * `stored` settles once a fresh download is in Cache Storage (written while it is read). */
-async function download(url, onProgress = () => {}) {
+/** The body of `url` (checked against `sha256` when given), from Cache Storage when it holds
+ * it, else downloaded and stored there before any other page of the site may look. */
+async function download(url, { onProgress = () => {}, sha256 } = {}) {
+  if (!navigator.locks) return downloadOnce(url, onProgress, sha256);
+  // While another page holds the lock, its progress is this page's too.
+  const others = ({ data }) => data.url === url && onProgress(data.loaded, data.total, true);
+  progressChannel?.addEventListener("message", others);
+  try {
+    return await navigator.locks.request(`sampling-lab-download ${url}`, () => downloadOnce(url, onProgress, sha256));
+  } finally {
+    progressChannel?.removeEventListener("message", others);
+  }
+}
+
+async function downloadOnce(url, onProgress, sha256) {
   const cache = await openCache();
   const hit = await cache?.match(url);
   if (hit) {
     // The copy is read while the server is asked whether it still has the same file.
     const [bytes, current] = await Promise.all([readCached(hit, onProgress), stillCurrent(url, hit)]);
-    if (current) return { bytes, fromCache: true, stored: Promise.resolve() };
+    if (current) return { bytes, fromCache: true };
     await cache.delete(url);
   }
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
-  const stored = remember(url, response.clone());
-  return { bytes: await readBody(response, onProgress), fromCache: false, stored };
+  const response = await fetchOrExplain(url);
+  const bytes = await readBody(response, (loaded, total) => {
+    onProgress(loaded, total);
+    progressChannel?.postMessage({ url, loaded, total });
+  });
+  if (sha256) await checkSha256(url, bytes, sha256);
+  await remember(url, bytes, response.headers);
+  return { bytes, fromCache: false };
+}
+
+/** `fetch`, with what the user can do about a failure in its message. */
+async function fetchOrExplain(url) {
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (e) {
+    const host = new URL(url).host;
+    throw new Error(`could not reach ${host} for ${url}: check the network connection (${e.message})`);
+  }
+  if (response.ok) return response;
+  const why = {
+    401: "the repo is gated or private, and the page cannot sign in: download the file and open it with “Open a .gguf file”",
+    403: "the repo is gated or private, and the page cannot sign in: download the file and open it with “Open a .gguf file”",
+    404: "no such file: check the repo id and the file name",
+  }[response.status];
+  throw new Error(`${url}: HTTP ${response.status} ${response.statusText}${why ? ` — ${why}` : ""}`);
+}
+
+async function checkSha256(url, bytes, expected) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const actual = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  if (actual !== expected.toLowerCase()) {
+    throw new Error(`${url} has sha256 ${actual}, not the ${expected} of the model this site expects: the file was not used, nor kept`);
+  }
 }
 
 /** Whether the server still has the file `hit` holds (or cannot be reached: then the cached copy
@@ -59,9 +108,14 @@ async function stillCurrent(url, hit) {
   }
 }
 
-async function remember(url, response) {
+/** Stores a downloaded file with the headers that say which version it is. */
+async function remember(url, bytes, headers) {
+  const kept = new Headers();
+  for (const name of ["content-length", "last-modified", "etag", "content-type"]) {
+    if (headers.get(name) !== null) kept.set(name, headers.get(name));
+  }
   // Storage can be full or unavailable (private windows); the model still loads, just uncached.
-  try { await (await openCache())?.put(url, response); } catch { /* not cached */ }
+  try { await (await openCache())?.put(url, new Response(bytes, { headers: kept })); } catch { /* not cached */ }
 }
 
 async function openCache() {

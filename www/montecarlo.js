@@ -3,26 +3,87 @@
 // of draws, under the check's bound, growing while the draws run. Every value comes from the
 // core (`MonteCarloRun.convergence`, the final result); this only plots them.
 import { column, columns } from "./columns.js";
+import { Request } from "./protocol.js";
+import { Purpose, requests } from "./requests.js";
+import { page } from "./store.js";
+import { chat, generationConfig, seed, syntheticLogits } from "./inputs.js";
+import { showError } from "./status.js";
 import { visible } from "./token-text.js";
+import { $, TOP_ROWS, element, row } from "./view.js";
 
 const charts = {};
 let points = {};
 
+/** Draws N per drawing column for the step on screen, on the worker and its draw worker. */
+export function drawMonteCarlo() {
+  if (!page.modelReady) return;
+  showError(null);
+  $("mc-status").textContent = "drawing…";
+  $("mc-run").disabled = true;
+  $("mc-cancel").disabled = false;
+  page.drawingSince = performance.now();
+  resetConvergence();
+  requests.send(Purpose.monteCarlo, {
+    type: Request.monteCarlo, chat: chat(), params: $("params").value, generationConfig: generationConfig(), step: page.step,
+    logits: syntheticLogits(), draws: Number($("mc-draws").value) || 10_000, seed: seed(),
+  });
+}
+
+/** Draws made so far (`progress` replies of a run), the rate and the time left. */
+export function showDrawProgress({ id, loaded: done, total }) {
+  if (!requests.is(Purpose.monteCarlo, id)) return;
+  $("mc-progress").value = total ? done / total : 0;
+  // Each draw runs an engine's sampler over the whole vocabulary: a rate and the time left
+  // tell the user what a larger N will cost.
+  const rate = done / Math.max((performance.now() - page.drawingSince) / 1000, 1e-3);
+  const left = rate > 0 ? (total - done) / rate : Infinity;
+  const eta = left < 90 ? `${Math.ceil(left)} s` : `${Math.ceil(left / 60)} min`;
+  $("mc-status").textContent =
+    `${done.toLocaleString("en")} / ${total.toLocaleString("en")} draws · ${Math.round(rate).toLocaleString("en")} draws/s · about ${eta} left`;
+}
+
+/** The run's result (`monteCarlo` reply), all draws or those made before a stop. */
+export function showDrawn({ id, result, cancelled }) {
+  if (!requests.is(Purpose.monteCarlo, id)) return;
+  drawingDone(id);
+  const first = columns().find((c) => c.draws && result[c.name] && !result[c.name].error);
+  $("mc-status").textContent = cancelled ? `stopped after ${result[first?.name]?.draws ?? 0} draws per column` : "done";
+  showMonteCarlo(result, page.lastReport);
+  finishConvergence(result);
+}
+
+/** Points of the convergence picture while drawing (`converging` replies). */
+export function showConverging({ id, points: update }) {
+  if (requests.is(Purpose.monteCarlo, id)) addConvergence(update);
+}
+
+/** The run is over (done, stopped or failed): the controls are back. */
+export function drawingDone(id) {
+  if (!requests.is(Purpose.monteCarlo, id)) return;
+  $("mc-run").disabled = false;
+  $("mc-cancel").disabled = true;
+}
+
+export function listenForDraws() {
+  $("mc-run").addEventListener("click", drawMonteCarlo);
+  $("mc-cancel").addEventListener("click", () => requests.cancel(Purpose.monteCarlo));
+}
+
 const colour = (name) => column(name).colour;
 
-export function resetConvergence() {
+function resetConvergence() {
   points = {};
   drawConvergence();
 }
 
 /** `[[port, draws, tv, bound], ...]` from the worker while it draws. */
-export function addConvergence(update) {
+function addConvergence(update) {
   for (const [port, draws, tv, bound] of update) (points[port] ??= []).push({ draws, tv, bound });
   drawConvergence();
 }
 
 /** The whole run's figures as the last point of each port's curve. */
-export function finishConvergence(result) {
+function finishConvergence(result) {
   for (const { name } of columns().filter((c) => c.draws)) {
     const side = result[name];
     if (side && !side.error && side.draws > 0) (points[name] ??= []).push({ draws: side.draws, tv: side.tv_to_exact, bound: side.bound });
@@ -79,4 +140,30 @@ function chart(key, canvas, config) {
     return;
   }
   charts[key] = new window.Chart(canvas, config);
+}
+
+/** Observed frequencies of each drawing column next to the exact probabilities of the report they were drawn for. */
+function showMonteCarlo(result, report) {
+  for (const { name } of columns().filter((c) => c.draws)) {
+    const side = result[name];
+    const exact = new Map(report?.[name]?.support ?? []);
+    const tokens = report?.tokens ?? {};
+    const set = (field, text) => { $(`mc-${field}-${name}`).textContent = text; };
+    if (!side || side.error || side.draws === 0) {
+      for (const field of ["draws", "distinct", "outside", "tv", "check"]) set(field, "–");
+      set("check", side?.error ?? "not drawn");
+      $(`mc-top-${name}`).replaceChildren();
+      drawObserved(name, null, exact, tokens);
+      continue;
+    }
+    drawObserved(name, side, exact, tokens);
+    set("draws", side.draws.toLocaleString("en"));
+    set("distinct", String(side.distinct));
+    set("outside", `${(100 * side.outside_hf).toFixed(2)} %`);
+    set("tv", `${side.tv_to_exact.toFixed(4)} (${side.bound.toFixed(4)})`);
+    set("check", side.consistent ? "consistent" : "inconsistent");
+    $(`mc-top-${name}`).replaceChildren(...side.frequencies.slice(0, TOP_ROWS).map(([id, count]) => row(
+      element("td", visible(tokens[id] ?? ""), "token"), element("td", String(id)),
+      element("td", (count / side.draws).toFixed(5)), element("td", (exact.get(id) ?? 0).toFixed(5)))));
+  }
 }

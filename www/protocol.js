@@ -35,8 +35,11 @@
 //                                               names, for exercise sets; columns: the core's
 //                                               columns, [{name, label, short, definition, code,
 //                                               draws}], in the report's order); no model yet
-//   progress    { id, phase, loaded, total }    phase: "download" | "parse" (bytes; total may be
-//                                               null) or "draws" (Monte Carlo draws, both ports)
+//   progress    { id, phase, loaded, total }    phase: "download", "download-elsewhere" (another
+//                                               page of the site is downloading the same file,
+//                                               which this one will read from Cache Storage),
+//                                               "parse" (bytes; total may be null) or "draws"
+//                                               (Monte Carlo draws, every drawing column)
 //   ready       { id, info, timings }           the model is loaded: ModelInfo, {fetchMs, parseMs, fromCache}
 //   rendered    { id, rendered }                {text, ids, tokens}
 //   distribution{ id, report }                  the `sampling-lab inspect --model` report
@@ -76,7 +79,7 @@
 //   drawn       { id, counts }                  both ports' counts per token (BigUint64Array)
 //   error       { id, message }                 the worker then draws this half itself
 
-/** @typedef {{kind: "url", url: string} | {kind: "bytes", name: string, bytes: ArrayBuffer} | {kind: "hub", base: string}} ModelSource */
+/** @typedef {import("./model-source.js").ModelSource} ModelSource */
 /** @typedef {{system?: string | null, messages: {role: string, content: string}[], answer_prefix?: string}} ChatInput */
 
 export const Request = Object.freeze({
@@ -121,12 +124,3 @@ export const DrawReply = Object.freeze({
   drawn: "drawn",
   error: "error",
 });
-
-/** The chat of the reference context: the published kept counts are measured on it. */
-export const REFERENCE_CHAT = Object.freeze({
-  system: null,
-  messages: [{ role: "user", content: "How do you say thank you in Chinese?" }],
-  answer_prefix: 'In Chinese, you can say "',
-});
-
-export const DEFAULT_MODEL_URL = "models/SmolLM2-135M-Instruct.Q4_1.gguf";

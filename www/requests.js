@@ -1,6 +1,8 @@
 // The page's requests to its worker, tracked in one place: each purpose (a load, the inspect on
 // screen, the generation, a Monte Carlo run, …) has one latest request, and only its replies
 // count — a reply to a request the user has since replaced is dropped.
+import { Request } from "./protocol.js";
+import { page } from "./store.js";
 
 export class Requests {
   #next = 0;
@@ -35,6 +37,11 @@ export class Requests {
   latest(purpose) {
     return this.#latest.get(purpose)?.id ?? -1;
   }
+
+  /** Asks the worker to stop `purpose`'s latest request (a generation, a run of draws). */
+  cancel(purpose) {
+    page.worker.postMessage({ type: Request.cancel, id: this.latest(purpose) });
+  }
 }
 
 /** What the page asks its worker for, one latest request each. */
@@ -48,3 +55,6 @@ export const Purpose = Object.freeze({
   look: "look",
   branchChoices: "branchChoices",
 });
+
+/** The page's requests, to whichever worker runs now (one replaces it after a crash). */
+export const requests = new Requests((message) => page.worker.postMessage(message));

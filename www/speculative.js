@@ -2,14 +2,48 @@
 // or not verified, then the target's bonus token; the run's acceptance lengths as a histogram and
 // the exact expected acceptance length of one greedy draft by temperature. Every figure comes
 // from the core (`Lab.speculate`, `Lab.acceptanceCurve`).
-import { element } from "./view.js";
+import { Request } from "./protocol.js";
+import { Purpose, requests } from "./requests.js";
+import { page } from "./store.js";
+import { chat, generationOptions } from "./inputs.js";
+import { showError } from "./status.js";
 import { visible } from "./token-text.js";
+import { $, element } from "./view.js";
 
 /** The temperatures of the expected-acceptance curve. */
-export const TEMPERATURES = Array.from({ length: 31 }, (_, i) => i * 0.05);
+const TEMPERATURES = Array.from({ length: 31 }, (_, i) => i * 0.05);
 const charts = {};
 
-export function showSpeculation(result, curve, plainRate) {
+/** DFlash's loop on the chat, with the draft source, semantics and block on screen. */
+function speculate() {
+  if (!page.modelReady) return;
+  showError(null);
+  $("spec-run").disabled = true;
+  $("spec-status").textContent = "drafting and verifying…";
+  requests.send(Purpose.speculate, {
+    type: Request.speculate, chat: chat(), draft: $("spec-draft").value, blockSize: Number($("spec-block").value) || 16, temperatures: TEMPERATURES,
+    options: generationOptions($("spec-semantics").value, $("params").value),
+  });
+}
+
+/** A speculative run's result (`speculated` reply). */
+export function showSpeculated({ id, result, curve }) {
+  if (!requests.is(Purpose.speculate, id)) return;
+  $("spec-run").disabled = false;
+  showSpeculation(result, curve, page.plainRate);
+}
+
+export function speculationFailed(id) {
+  if (!requests.is(Purpose.speculate, id)) return;
+  $("spec-run").disabled = false;
+  $("spec-status").textContent = "failed";
+}
+
+export function listenForSpeculation() {
+  $("spec-run").addEventListener("click", speculate);
+}
+
+function showSpeculation(result, curve, plainRate) {
   const tokens = result.tokens ?? {};
   const text = (id) => visible(tokens[id] ?? String(id));
   const rows = result.rounds.map((round, i) => {

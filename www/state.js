@@ -12,6 +12,9 @@ export const DEFAULTS = Object.freeze({
   /** The arguments the generation ran with, where they differ from `params` (inspected since). */
   gen: "",
   preset: "",
+  /** The model: "" for the site's default, else as model-source.js reads it (a Hub repo, a
+   * GGUF in one, a Hub URL, a file of this site). */
+  model: "",
   /** An exercise set: "default", or the path of a JSON file on this site. */
   exercises: "",
   task: 0,
@@ -43,6 +46,10 @@ const FIELDS = {
   gen: (raw) => (raw === "" ? "" : jsonObject(raw)),
   logits: (raw) => {
     if (!/^[-+0-9.,eE \t]{0,2000}$/.test(raw)) throw new Error("must be numbers separated by commas");
+    return raw;
+  },
+  model: (raw) => {
+    if (raw.length > 2000 || /[\s\u0000-\u001f]/.test(raw)) throw new Error("is not a model's name, path or URL");
     return raw;
   },
   preset: (raw) => {

@@ -1,14 +1,15 @@
 // Everything the page remembers between events, in one object. It is sealed: assigning a field
 // that is not listed here (a misspelt name) throws instead of quietly making a new one. What a
 // link carries is read into it by restoreState and written out by saveState (state.js).
-import { DEFAULT_MODEL_URL } from "./protocol.js";
+import { defaultSource } from "./model-source.js";
 import { DEFAULTS } from "./state.js";
 
 export const page = Object.seal({
   /** The worker that owns the wasm instance; replaced when the instance crashes. */
   worker: null,
-  /** The model to load, and the one running (to fall back on when another fails to load). */
-  source: { kind: "url", url: DEFAULT_MODEL_URL },
+  /** The model to load (the site's default unless a link or the user names another), and the
+   * one running (to fall back on when another fails to load). */
+  source: defaultSource(),
   loadedSource: null,
   modelReady: false,
   /** The URL state's parts that live outside the inputs. */

@@ -4,10 +4,9 @@
 
 import { columns, label } from "./columns.js";
 import { drawCharts } from "./charts.js";
-import { drawObserved } from "./montecarlo.js";
 import { isByteToken, nameByteRuns, visible } from "./token-text.js";
 
-const TOP_ROWS = 12;
+export const TOP_ROWS = 12;
 export const $ = (id) => document.getElementById(id);
 
 /** The page's structure for every column the core lists: figure rows, panels, toggles, Monte
@@ -199,32 +198,6 @@ function showThresholds(report) {
   }));
 }
 
-/** Observed frequencies of each candle port next to the exact probabilities of the report they were drawn for. */
-export function showMonteCarlo(result, report) {
-  for (const { name } of columns().filter((c) => c.draws)) {
-    const side = result[name];
-    const exact = new Map(report?.[name]?.support ?? []);
-    const tokens = report?.tokens ?? {};
-    const set = (field, text) => { $(`mc-${field}-${name}`).textContent = text; };
-    if (!side || side.error || side.draws === 0) {
-      for (const field of ["draws", "distinct", "outside", "tv", "check"]) set(field, "–");
-      set("check", side?.error ?? "not drawn");
-      $(`mc-top-${name}`).replaceChildren();
-      drawObserved(name, null, exact, tokens);
-      continue;
-    }
-    drawObserved(name, side, exact, tokens);
-    set("draws", side.draws.toLocaleString("en"));
-    set("distinct", String(side.distinct));
-    set("outside", `${(100 * side.outside_hf).toFixed(2)} %`);
-    set("tv", `${side.tv_to_exact.toFixed(4)} (${side.bound.toFixed(4)})`);
-    set("check", side.consistent ? "consistent" : "inconsistent");
-    $(`mc-top-${name}`).replaceChildren(...side.frequencies.slice(0, TOP_ROWS).map(([id, count]) => row(
-      element("td", visible(tokens[id] ?? ""), "token"), element("td", String(id)),
-      element("td", (count / side.draws).toFixed(5)), element("td", (exact.get(id) ?? 0).toFixed(5)))));
-  }
-}
-
 /** A generated token as a button that selects its step, shaded by the probability it had; hover
  * or focus asks for its alternatives (`onLook`). */
 export function tokenButton(token, onSelect, onLook) {
@@ -337,7 +310,7 @@ function swatch(colour) {
   return s;
 }
 
-function row(...cells) {
+export function row(...cells) {
   const tr = document.createElement("tr");
   tr.append(...cells);
   return tr;

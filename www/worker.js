@@ -78,7 +78,8 @@ function fail(id, e) {
 
 function fetchFiles({ id, source }) {
   const started = performance.now();
-  const onProgress = (loaded, total) => postMessage({ type: Reply.progress, id, phase: "download", loaded, total });
+  // `elsewhere`: another page of the site is downloading the file, and this one waits for it.
+  const onProgress = (loaded, total, elsewhere = false) => postMessage({ type: Reply.progress, id, phase: elsewhere ? "download-elsewhere" : "download", loaded, total });
   const files = fetchSource(source, onProgress).then((f) => ({ ...f, fetchMs: performance.now() - started }));
   files.catch(() => {}); // reported when the request's turn comes
   return files;
@@ -96,8 +97,6 @@ async function load({ id, precision }, files) {
   lab?.free();
   lab = loaded;
   const parseMs = performance.now() - started;
-  // A reload right after the first visit should find the model in Cache Storage.
-  await files.stored;
   postMessage({ type: Reply.ready, id, info: lab.info(), timings: { fetchMs: files.fetchMs, parseMs, fromCache: files.fromCache } });
 }
 

@@ -310,16 +310,16 @@ test("the Hugging Face layout loads from a URL (here a bf16 checkpoint written f
   try {
     const { page } = await openPage(browser);
     await page.getByText("Model & files").click();
-    await page.getByLabel("Hugging Face model (repo id or URL)").fill(`${BASE}${dir}/`);
-    await page.getByRole("button", { name: "Load from the Hub" }).click();
+    await page.getByLabel("A model on Hugging Face or on this site").fill(`${BASE}${dir}/`);
+    await page.getByRole("button", { name: "Load it" }).click();
     await page.locator("#model-info").filter({ hasText: "BF16" }).waitFor({ timeout: 120_000 });
     await waitReady(page);
     await page.locator("#context-count").filter({ hasText: /^46$/ }).waitFor();
     await page.getByRole("button", { name: "top_k 40", exact: true }).click();
     await page.getByTestId("kept-hf").filter({ hasText: /^40$/ }).waitFor();
 
-    await page.getByLabel("Hugging Face model (repo id or URL)").fill(`${BASE}models/no-such-model/`);
-    await page.getByRole("button", { name: "Load from the Hub" }).click();
+    await page.getByLabel("A model on Hugging Face or on this site").fill(`${BASE}models/no-such-model/`);
+    await page.getByRole("button", { name: "Load it" }).click();
     await page.getByTestId("error").filter({ hasText: "HTTP 404" }).waitFor();
     await waitReady(page);
   } finally {

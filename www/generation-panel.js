@@ -1,0 +1,130 @@
+// Generation: an answer streamed token by token under the chosen semantics, any token selected
+// to inspect its step, alternatives on hover or focus, and branching from a selected token.
+import { Request } from "./protocol.js";
+import { Purpose, requests } from "./requests.js";
+import { page } from "./store.js";
+import { $, cutTokens, hideAlternatives, markSelected, nameGeneratedBytes, showAlternatives, showBranchChoices, showBranches, tokenButton } from "./view.js";
+import { chat, generationConfig, generationOptions } from "./inputs.js";
+import { refresh } from "./inspection.js";
+import { showError } from "./status.js";
+
+/** The arguments of the generation on screen (or of the call on screen, before there is one). */
+const generationParams = () => page.generationParams || $("params").value;
+
+export function generate() {
+  selectStep(null);
+  $("completion").replaceChildren();
+  showBranches([], restoreBranch);
+  hideAlternatives();
+  $("gen-stats").textContent = "";
+  const options = generationOptions($("semantics").value, generationParams());
+  page.generationParams = options.params;
+  showError(null);
+  requests.send(Purpose.generation, { type: Request.generate, chat: chat(), options });
+  setGenerating(true);
+}
+
+function setGenerating(running) {
+  $("cancel").disabled = !running;
+  $("generate").disabled = running;
+  $("branch-go").disabled = running;
+}
+
+/** Goes on from another token at the step the branch form is for. */
+function branchHere(event) {
+  event.preventDefault();
+  const at = Number($("branch-form").dataset.step);
+  busyGenerating({ type: Request.branch, step: at, token: Number($("branch-token").value) });
+}
+
+function restoreBranch(number) {
+  busyGenerating({ type: Request.restore, branch: number });
+}
+
+function busyGenerating(message) {
+  showError(null);
+  hideAlternatives();
+  requests.send(Purpose.generation, message);
+  setGenerating(true);
+}
+
+/** Asks for a generated token's alternatives, under the arguments the generation ran with. */
+function lookAt(token, button) {
+  requests.send(Purpose.look, { type: Request.alternatives, step: token.index, params: generationParams(), generationConfig: generationConfig() }, { token, button });
+}
+
+/** Shows generated token `index`'s step (null: the token after the prompt), and what a branch
+ * there could choose. */
+export function selectStep(index) {
+  page.step = index;
+  markSelected(index);
+  $("branch-form").hidden = true;
+  if (index !== null) {
+    const drawn = Number($("completion").querySelector(`[data-step="${index}"]`)?.dataset.token);
+    requests.send(Purpose.branchChoices, { type: Request.alternatives, step: index, params: generationParams(), generationConfig: generationConfig() }, { drawn });
+  }
+  $("inspecting").textContent = index === null ? "Showing: the token after the prompt" : `Showing: generated token ${index}`;
+  refresh();
+}
+
+const button = (token) => tokenButton(token, (t) => selectStep(t.index), lookAt);
+
+/** A generated token (`token` reply). */
+export function showToken({ id, step: token }) {
+  if (!requests.is(Purpose.generation, id)) return;
+  $("completion").append(button(token));
+  nameGeneratedBytes(token.index);
+  if (token.index === page.pendingStep) {
+    page.pendingStep = null;
+    selectStep(token.index);
+  }
+}
+
+/** The answer from generated token `fork` on, replaced (`rewound`: a branch, or a way back). */
+export function showRewound({ id, fork, steps, branches }) {
+  if (!requests.is(Purpose.generation, id)) return;
+  cutTokens(fork);
+  $("completion").append(...steps.map(button));
+  nameGeneratedBytes(fork);
+  showBranches(branches, restoreBranch);
+}
+
+/** The generation ended (`done`): its length, why it stopped, its speed. */
+export function showDone({ id, finish, steps, decoded, prefillMs, decodeMs, branches }) {
+  if (!requests.is(Purpose.generation, id)) return;
+  setGenerating(false);
+  showBranches(branches, restoreBranch);
+  // A rate from plain decoding only: a branch decodes part of an answer, a restore none.
+  const plain = prefillMs !== null;
+  const rate = plain && steps > 1 ? (steps - 1) / (decodeMs / 1000) : null;
+  if (rate) page.plainRate = rate;
+  const timing = plain ? ` · prefill ${(prefillMs / 1000).toFixed(2)} s${rate ? ` · ${rate.toFixed(1)} tok/s` : ""}` : ` · ${decoded} decoded after the branch`;
+  $("gen-stats").textContent = `${steps} tokens · ${finish}${timing}`;
+  if (page.pendingStep !== null) {
+    showError(`the link's step ${page.pendingStep} was not generated (the answer has ${steps} tokens)`);
+    page.pendingStep = null;
+    refresh();
+  }
+}
+
+/** A token's alternatives (`alternatives`): in the tooltip, or as the branch form's choices. */
+export function showTokenAlternatives(reply) {
+  const looked = requests.context(Purpose.look, reply.id);
+  if (looked) showAlternatives(reply, looked.token, looked.button);
+  const choices = requests.context(Purpose.branchChoices, reply.id);
+  if (choices) showBranchChoices(reply, choices.drawn);
+}
+
+/** A failed generation request leaves the controls usable. */
+export function generationFailed(id) {
+  if (requests.is(Purpose.generation, id)) setGenerating(false);
+}
+
+export function listenForGeneration() {
+  $("generate").addEventListener("click", () => { page.generationParams = ""; generate(); });
+  $("cancel").addEventListener("click", () => requests.cancel(Purpose.generation));
+  $("completion").addEventListener("mouseleave", hideAlternatives);
+  $("branch-form").addEventListener("submit", branchHere);
+  $("completion").addEventListener("focusout", (e) => { if (!$("completion").contains(e.relatedTarget)) hideAlternatives(); });
+  $("completion").addEventListener("keydown", (e) => { if (e.key === "Escape") hideAlternatives(); });
+}

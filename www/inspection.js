@@ -1,0 +1,44 @@
+// The step on screen: asks the worker for its report (and the prompt's tokens) whenever the
+// inputs change, and draws the report when it comes back.
+import { Request } from "./protocol.js";
+import { Purpose, requests } from "./requests.js";
+import { names } from "./columns.js";
+import { shownColumns } from "./state.js";
+import { page } from "./store.js";
+import { chat, generationConfig, syntheticLogits } from "./inputs.js";
+import { showEffective } from "./params.js";
+import { saveState } from "./share.js";
+import { showError } from "./status.js";
+import { $, showReport, showView } from "./view.js";
+
+/** Saves the state and, with a model ready, asks for the report of the step on screen. */
+export function refresh() {
+  saveState();
+  if (!page.modelReady) return;
+  showError(null);
+  if (page.step === null) requests.send(Purpose.render, { type: Request.render, chat: chat() });
+  requests.send(Purpose.inspect, {
+    type: Request.inspect, chat: chat(), params: $("params").value, generationConfig: generationConfig(), step: page.step, logits: syntheticLogits(),
+  });
+}
+
+/** Draws the report on screen again, in the view and with the columns chosen. */
+export function redraw() {
+  const shown = shownColumns(page.cols, names()).shown;
+  showView(page.view, shown);
+  if (page.lastReport) showReport(page.lastReport, { log: $("log-scale").checked, shown, view: page.view });
+}
+
+/** A report for the step on screen (the `distribution` reply). */
+export function showDistribution({ id, report }) {
+  if (!requests.is(Purpose.inspect, id)) return;
+  page.lastReport = report;
+  redraw();
+  showEffective(report.effective);
+  if (page.pendingJudge) {
+    const judgeWith = page.pendingJudge;
+    page.pendingJudge = null;
+    judgeWith(report);
+  }
+  if (report.hf.error) showError(report.hf.error);
+}

@@ -1,0 +1,82 @@
+// The model: which one to load (the default, a file the user picked or dropped, a Hub repo), its
+// download and parse as the worker reports them, and what is running once it is ready.
+import { Request } from "./protocol.js";
+import { Purpose, requests } from "./requests.js";
+import { page } from "./store.js";
+import { mb, setBusy, setStatus, showError } from "./status.js";
+import { $ } from "./view.js";
+import { defaultSource, modelSource } from "./model-source.js";
+import { saveState } from "./share.js";
+
+export function loadModel() {
+  setBusy(true);
+  setStatus("loading");
+  requests.send(Purpose.load, { type: Request.load, source: page.source, precision: $("precision").value });
+}
+
+export async function loadFile(file) {
+  if (!file) return;
+  page.source = { kind: "bytes", name: file.name, bytes: await file.arrayBuffer() };
+  loadModel();
+}
+
+
+/** Download and parse progress (`progress` replies of a load). */
+export function showLoadProgress({ phase, loaded, total }) {
+  if (phase === "parse") return setStatus("parsing");
+  $("progress").value = total ? loaded / total : 0;
+  const where = phase === "download-elsewhere" ? "another page of this site is downloading it: " : "downloading ";
+  setStatus(`${where}${mb(loaded)}${total ? ` / ${mb(total)} (${Math.round((100 * loaded) / total)}%)` : ""}`);
+}
+
+/** The model is loaded (`ready`): what runs, and how long it took. */
+export function showModelReady({ info, timings }) {
+  page.modelReady = true;
+  page.loadedSource = page.source;
+  setBusy(false);
+  setStatus("ready");
+  const seconds = ((timings.fetchMs + timings.parseMs) / 1000).toFixed(1);
+  const from = timings.fromCache ? " from the browser's cache" : "";
+  $("model-name").textContent = modelName(page.source);
+  $("model-name").title = `the file's own name: ${info.name}`;
+  $("model-info").textContent =
+    `${info.weights} · ${info.precision} · SIMD ${$("model-info").dataset.simd} · loaded${from} in ${seconds} s`;
+}
+
+/** The model as its users name it: the file name without `.gguf`, its quantization after a dot
+ * (`SmolLM2-135M-Instruct · Q4_1`), or the Hub folder's last part. */
+function modelName(from) {
+  const path = from.kind === "bytes" ? from.name : (from.url ?? from.base ?? "");
+  const last = decodeURIComponent(path.replace(/\/+$/, "").split("/").pop() ?? "");
+  return last.replace(/\.gguf$/i, "").replace(/\.(Q\d\w*|F16|F32|BF16)$/i, " · $1") || "model";
+}
+
+/** The worker keeps the previous model when a new one fails to load. */
+export function loadFailed() {
+  setBusy(!page.modelReady);
+  setStatus(page.modelReady ? "ready" : "failed");
+  if (page.loadedSource) page.source = page.loadedSource;
+}
+
+export function listenForModels() {
+  $("precision").addEventListener("change", loadModel);
+  $("model-file").addEventListener("change", () => loadFile($("model-file").files[0]));
+  document.addEventListener("dragover", (e) => e.preventDefault());
+  document.addEventListener("drop", (e) => {
+    e.preventDefault();
+    loadFile(e.dataTransfer?.files?.[0]);
+  });
+  $("hub-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const named = modelSource($("hub-repo").value, location.href);
+    if (named.error) return showError(named.error);
+    page.source = named.source;
+    loadModel();
+    saveState();
+  });
+  $("default-model").addEventListener("click", () => {
+    page.source = defaultSource();
+    loadModel();
+    saveState();
+  });
+}
