@@ -4,12 +4,15 @@
 PORT ?= 8080
 WASM_TEST_ENV = CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=1200
 
-.PHONY: demo test setup pkg model serve test-native test-wasm test-page test-transformers-js test-llama-cpp fixtures bench fuzz
+MODEL ?=
+MODEL_SHA256 ?=
+
+.PHONY: demo test setup pkg model site serve test-native test-wasm test-page test-transformers-js test-llama-cpp test-site fixtures bench fuzz
 
 demo: setup pkg model
 	python3 scripts/serve.py --port $(PORT)
 
-test: setup model test-native test-wasm test-page test-transformers-js test-llama-cpp
+test: setup model test-native test-wasm test-page test-transformers-js test-llama-cpp test-site
 
 setup:
 	scripts/setup.sh
@@ -22,6 +25,11 @@ model:
 
 serve:
 	python3 scripts/serve.py --port $(PORT)
+
+# The page as a folder for any static host: dist/ (README, "Publish the page"). MODEL=… makes another
+# file the site's default (a Hub GGUF: Org/Repo/file.gguf or its URL), MODEL_SHA256=… its checksum.
+site: setup pkg model
+	MODEL="$(MODEL)" MODEL_SHA256="$(MODEL_SHA256)" node scripts/build-site.mjs
 
 test-native:
 	cargo test --locked
@@ -49,6 +57,11 @@ test-transformers-js:
 # wasm in one headless Chromium page, on the default GGUF.
 test-llama-cpp: pkg model
 	npm run --silent test:llama-cpp
+
+# dist/ as static hosts serve it: plain, with its _headers, under a sub-path; the model from a
+# link, the Hub field and a shared download.
+test-site: site
+	npm run --silent test:site
 
 # Speed and memory, side by side with wllama (llama.cpp's wasm) in the same browser: a table and
 # target/bench/latest.json. Not a test: figures are printed, never asserted.

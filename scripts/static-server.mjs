@@ -17,11 +17,12 @@ export const ISOLATED = { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Or
 /**
  * Serves `mounts` ([[URL prefix, folder], …], the first match wins; a folder's index.html answers
  * for it) on 127.0.0.1 at a free port. `headers(path)` gives the extra response headers for a
- * request path. Resolves to {server, base}.
+ * request path; `onRequest(method, path)` hears of every request. Resolves to {server, base}.
  */
-export function serveStatic(mounts, headers = () => ({})) {
+export function serveStatic(mounts, headers = () => ({}), onRequest = () => {}) {
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    onRequest(req.method, path);
     const mount = mounts.find(([prefix]) => path.startsWith(prefix));
     let file = mount ? normalize(join(mount[1], path.slice(mount[0].length))) : null;
     if (file && existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.html");
