@@ -7,12 +7,12 @@ WASM_TEST_ENV = CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=120
 MODEL ?=
 MODEL_SHA256 ?=
 
-.PHONY: demo test setup pkg model site serve test-native test-wasm test-page test-transformers-js test-llama-cpp test-site fixtures bench fuzz
+.PHONY: demo test setup pkg model site serve test-native test-wasm test-page test-transformers-js test-llama-cpp test-site test-browsers fixtures bench fuzz
 
 demo: setup pkg model
 	python3 scripts/serve.py --port $(PORT)
 
-test: setup model test-native test-wasm test-page test-transformers-js test-llama-cpp test-site
+test: setup model test-native test-wasm test-page test-transformers-js test-llama-cpp test-site test-browsers
 
 setup:
 	scripts/setup.sh
@@ -62,6 +62,10 @@ test-llama-cpp: pkg model
 # link, the Hub field and a shared download.
 test-site: site
 	npm run --silent test:site
+
+# The page's core flows in Chromium, Firefox ESR and WebKitGTK, on dist/ with its _headers.
+test-browsers: site
+	npm run --silent test:browsers
 
 # Speed and memory, side by side with wllama (llama.cpp's wasm) in the same browser: a table and
 # target/bench/latest.json. Not a test: figures are printed, never asserted.

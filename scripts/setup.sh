@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what sampling-lab needs and skips what is already there: the wasm32 target (or Debian's
-# rustc-web fallback), wasm-bindgen-cli equal to the wasm-bindgen crate, Chromium + ChromeDriver,
-# Debian's CJK and emoji fonts, and the npm dependencies from package-lock.json.
+# rustc-web fallback), wasm-bindgen-cli equal to the wasm-bindgen crate, the three browser engines
+# the page is tested in (Chromium + ChromeDriver, Firefox ESR, WebKitGTK's WebDriver and an Xvfb
+# display for it), Debian's CJK and emoji fonts, and the npm dependencies from package-lock.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +24,9 @@ need_apt() {  # need_apt COMMAND PACKAGE...
 need_apt curl curl
 need_apt chromium chromium
 need_apt chromedriver chromium-driver
+need_apt firefox-esr firefox-esr
+need_apt WebKitWebDriver webkit2gtk-driver
+need_apt Xvfb xvfb
 need_apt node nodejs
 need_apt npm npm
 python3 -m pip --version >/dev/null 2>&1 || { say "installing pip"; apt_install python3-pip; }
@@ -49,6 +53,7 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
   say "installing npm dependencies from package-lock.json"
   # onnxruntime-node (under @huggingface/transformers) would download CUDA binaries from a host
   # outside the registry; its CPU binary ships inside the npm package.
-  ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund --loglevel=error
+  # puppeteer-core drives Debian's Firefox: no browser is downloaded either.
+  ONNXRUNTIME_NODE_INSTALL=skip PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
   touch node_modules
 fi
