@@ -30,8 +30,10 @@ export function redraw() {
 }
 
 /** A report for the step on screen (the `distribution` reply). */
-export function showDistribution({ id, report }) {
+export function showDistribution({ id, report, synthetic }) {
   if (!requests.is(Purpose.inspect, id)) return;
+  // Synthetic logits have no tokenizer: their tokens are shown by id only.
+  report.tokens = synthetic ? [] : page.vocabulary;
   page.lastReport = report;
   redraw();
   showEffective(report.effective);

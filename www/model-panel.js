@@ -30,8 +30,9 @@ export function showLoadProgress({ phase, loaded, total }) {
 }
 
 /** The model is loaded (`ready`): what runs, and how long it took. */
-export function showModelReady({ info, timings }) {
+export function showModelReady({ info, vocabulary, timings }) {
   page.modelReady = true;
+  page.vocabulary = vocabulary;
   page.loadedSource = page.source;
   setBusy(false);
   setStatus("ready");

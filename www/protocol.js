@@ -40,9 +40,13 @@
 //                                               which this one will read from Cache Storage),
 //                                               "parse" (bytes; total may be null) or "draws"
 //                                               (Monte Carlo draws, every drawing column)
-//   ready       { id, info, timings }           the model is loaded: ModelInfo, {fetchMs, parseMs, fromCache}
+//   ready       { id, info, vocabulary, timings }
+//                                               the model is loaded: ModelInfo, every token's
+//                                               display text by id, {fetchMs, parseMs, fromCache}
 //   rendered    { id, rendered }                {text, ids, tokens}
-//   distribution{ id, report }                  the `sampling-lab inspect --model` report
+//   distribution{ id, report, synthetic }       the `sampling-lab inspect --model` report (its
+//                                               tokens named by the vocabulary of `ready`, unless
+//                                               the logits were synthetic)
 //   converging  { id, points }                  while drawing: [[port, draws, tv, bound], ...] of
 //                                               this worker's draws so far
 //   monteCarlo  { id, result, cancelled }       the draws made (all of them unless cancelled)

@@ -12,6 +12,8 @@ export const page = Object.seal({
   source: defaultSource(),
   loadedSource: null,
   modelReady: false,
+  /** The loaded model's token texts, by id (the reports name tokens by id). */
+  vocabulary: [],
   /** The URL state's parts that live outside the inputs. */
   preset: DEFAULTS.preset,
   embed: DEFAULTS.embed,

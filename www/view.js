@@ -154,8 +154,6 @@ export function showChips({ text, ids, tokens }) {
 }
 
 export function showReport(report, options) {
-  // Synthetic logits have no tokenizer: their tokens are shown by id only.
-  report.tokens ??= {};
   for (const { name } of columns()) showColumn(name, report);
   const causes = report.causes.length
     ? report.causes.map((c) => {

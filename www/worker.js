@@ -7,6 +7,8 @@ import { fetchSource } from "./model-files.js";
 
 /** @type {Lab | null} */
 let lab = null;
+/** Every token's display text, by id, of the loaded model. */
+let vocabulary = [];
 /** The last generation, kept so that its steps can be inspected. */
 let generation = null;
 let running = null; // { id, cancelled, onCancel? } while a generation or Monte Carlo run is going
@@ -48,7 +50,7 @@ async function handle(data, files) {
   switch (data.type) {
     case Request.load: return load(data, await files);
     case Request.render: return postMessage({ type: Reply.rendered, id: data.id, rendered: model().renderChat(data.chat) });
-    case Request.inspect: return postMessage({ type: Reply.distribution, id: data.id, report: inspect(data) });
+    case Request.inspect: return postMessage({ type: Reply.distribution, id: data.id, report: inspect(data), synthetic: Boolean(data.logits) });
     case Request.monteCarlo: return monteCarlo(data);
     case Request.generate: return generate(data);
     case Request.alternatives: return postMessage(alternatives(data));
@@ -96,8 +98,9 @@ async function load({ id, precision }, files) {
   generation = null;
   lab?.free();
   lab = loaded;
+  vocabulary = lab.vocabulary();
   const parseMs = performance.now() - started;
-  postMessage({ type: Reply.ready, id, info: lab.info(), timings: { fetchMs: files.fetchMs, parseMs, fromCache: files.fromCache } });
+  postMessage({ type: Reply.ready, id, info: lab.info(), vocabulary, timings: { fetchMs: files.fetchMs, parseMs, fromCache: files.fromCache } });
 }
 
 /** The synthetic logits a request carries (comma-separated text), read by the core's parser. */
@@ -126,7 +129,7 @@ function alternatives(request) {
   const { id, step, params, generationConfig } = request;
   return withStep(request, (handle) => {
     const report = handle.inspect(params, generationConfig);
-    const top = (entry) => entry.support.slice(0, 5).map(([token, p]) => [token, p, report.tokens[token] ?? ""]);
+    const top = (entry) => entry.support.slice(0, 5).map(([token, p]) => [token, p, vocabulary[token] ?? ""]);
     const token = generation.generatedIds()[step];
     const of = (entry) => new Map(entry.support).get(token) ?? 0;
     return {

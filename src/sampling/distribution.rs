@@ -19,7 +19,7 @@ impl Distribution {
         let mut support: Vec<(u32, f64)> = weights.into_iter().filter(|(_, w)| *w > 0.0).collect();
         let total: f64 = support.iter().map(|(_, w)| w).sum();
         support.iter_mut().for_each(|(_, w)| *w /= total);
-        support.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        sort_support(&mut support);
         Distribution { vocab, support }
     }
 
@@ -34,7 +34,7 @@ impl Distribution {
             .filter(|(_, (s, _))| s.is_finite())
             .map(|(i, (_, l))| (i as u32, l.exp()))
             .collect();
-        support.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        sort_support(&mut support);
         Distribution {
             vocab: scores.len(),
             support,
@@ -85,6 +85,24 @@ impl Distribution {
             .map(|(_, p)| p * p.ln())
             .sum::<f64>()
     }
+}
+
+/// Most probable first, ties by id: a total order, so the unstable sort gives the one result.
+fn sort_support(support: &mut [(u32, f64)]) {
+    support.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+}
+
+/// How many values tie with the `k`-th highest when some of them fall past `k`: `None` when the
+/// `k` highest are set apart (or k is 0 or past the end). Linear: a selection, not a sort.
+pub fn ties_at_k(values: &[f32], k: usize) -> Option<usize> {
+    if k == 0 || k >= values.len() {
+        return None;
+    }
+    let mut scratch = values.to_vec();
+    let (_, &mut kth, _) = scratch.select_nth_unstable_by(k - 1, |a, b| b.total_cmp(a));
+    let tied = values.iter().filter(|&&v| v == kth).count();
+    let above = values.iter().filter(|&&v| v > kth).count();
+    (above + tied > k).then_some(tied)
 }
 
 /// log-softmax in f64 of f32 scores; −inf scores get −inf.

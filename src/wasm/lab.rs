@@ -129,6 +129,12 @@ impl Lab {
         to_js(&self.model.info)
     }
 
+    /// Every token's display text, by id: what a page names tokens with.
+    pub fn vocabulary(&self) -> Vec<String> {
+        let tokenizer = &self.model.tokenizer;
+        (0..tokenizer.vocab_size() as u32).map(|id| tokenizer.token_text(id)).collect()
+    }
+
     /// `text`'s ids and their display texts (no special tokens added).
     pub fn tokenize(&self, text: &str) -> Result<JsValue, JsError> {
         let ids = self.model.tokenizer.encode(text)?;

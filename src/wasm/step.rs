@@ -26,10 +26,12 @@ impl From<generation::StepLogits> for StepLogits {
 
 #[wasm_bindgen]
 impl StepLogits {
-    /// The report of `sampling-lab inspect --model` for this step.
+    /// The report of `sampling-lab inspect --model` for this step, without `tokens` and
+    /// `context_ids`: a page has the whole vocabulary once (`Lab.vocabulary()`), and naming every
+    /// token of a 49152-token support again at each step cost more than the report itself.
     pub fn inspect(&self, params_json: &str, generation_config_json: Option<String>) -> Result<JsValue, JsError> {
         let input = self.inspection(params_json, generation_config_json)?;
-        to_js(&self.step.report(&Analysis::run(&input)))
+        to_js(&Analysis::run(&input).report())
     }
 
     /// The Monte Carlo input for this step, for workers without the model.

@@ -202,7 +202,7 @@ test("the wasm API streams tokens to a callback, stops when it returns false, an
     const report = generation.stepAt(4).inspect('{"do_sample": true, "temperature": 0.7, "top_k": 40}', null);
     let error = null;
     try { lab.startGeneration(chat, { semantics: "sideways" }); } catch (e) { error = e instanceof Error ? e.message : `not an Error: ${e}`; }
-    return { seen, steps: generation.steps, ids: Array.from(generation.generatedIds()), kept: report.hf.kept, contextLength: report.context_ids.length, error };
+    return { seen, steps: generation.steps, ids: Array.from(generation.generatedIds()), kept: report.hf.kept, contextLength: generation.stepAt(4).contextIds.length, error };
   }, REFERENCE_CHAT);
   assert.equal(result.steps, 5);
   assert.deepEqual(result.seen.map((s) => s.index), [0, 1, 2, 3, 4]);

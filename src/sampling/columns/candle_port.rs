@@ -97,6 +97,18 @@ impl CandlePort {
         ))
     }
 
+    /// The tokens a plain `Sampling::All` set-up can draw: those whose f32 weight is not zero
+    /// (without ordering them, as the exact distribution does).
+    pub fn drawable(&self, logits: &[f32]) -> Result<Vec<u32>, SamplingError> {
+        let tensor = self.prepared_logits(logits, &[])?;
+        let temperature = match self.sampling {
+            Sampling::All { temperature } if self.steps.is_empty() => temperature,
+            _ => return Ok(self.distribution(logits, &[])?.support.iter().map(|(i, _)| *i).collect()),
+        };
+        let prs = candle_probs(&tensor, temperature)?;
+        Ok((0..prs.len() as u32).filter(|&i| prs[i as usize] > 0.0).collect())
+    }
+
     pub fn processor(&self, seed: u64) -> LogitsProcessor {
         LogitsProcessor::from_sampling(seed, self.sampling.clone())
     }

@@ -13,7 +13,7 @@ use super::{Column, Drawing, Registered, Semantics, Step, TokenSampler};
 use crate::sampling::arguments::params::{Field, GenerateArgs, Source};
 use crate::sampling::arguments::pyvalue::PyValue;
 use crate::sampling::columns::hf::Processor;
-use crate::sampling::distribution::Distribution;
+use crate::sampling::distribution::{ties_at_k, Distribution};
 use crate::sampling::truncation::steps::ProbStep;
 use crate::sampling::SamplingError;
 use candle_core::{Device, Tensor};
@@ -256,21 +256,11 @@ fn top_k_mass(logits: &[f32], k: usize, temperature: f64) -> f64 {
     let max = scaled.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let mut weights: Vec<f64> = scaled.iter().map(|s| (s - max).exp()).collect();
     let total: f64 = weights.iter().sum();
-    weights.sort_by(|a, b| b.total_cmp(a));
-    weights.iter().take(k).sum::<f64>() / total
-}
-
-/// How many tokens tie with the k-th highest score when some of them fall past k.
-fn ties_at_k(logits: &[f32], k: usize) -> Option<usize> {
-    if k == 0 || k >= logits.len() {
-        return None;
+    let k = k.min(weights.len());
+    if k < weights.len() {
+        weights.select_nth_unstable_by(k, |a, b| b.total_cmp(a));
     }
-    let mut sorted = logits.to_vec();
-    sorted.sort_by(|a, b| b.total_cmp(a));
-    let kth = sorted[k - 1];
-    let tied = sorted.iter().filter(|&&s| s == kth).count();
-    let above = sorted.iter().filter(|&&s| s > kth).count();
-    (above + tied > k).then_some(tied)
+    weights[..k].iter().sum::<f64>() / total
 }
 
 fn kept(dist: &Result<Distribution, SamplingError>) -> String {
@@ -319,9 +309,9 @@ fn candle_all(t: f64, logits: &[f32]) -> Threshold {
             format!("sample() returns Err: {}", SamplingError::from(e)),
         );
     }
-    let detail = match CandlePort::plain(sampling).distribution(logits, &[]) {
-        Ok(d) if d.kept() == 1 => format!("samples, but only token {} has a nonzero f32 weight", d.support[0].0),
-        Ok(d) => format!("samples from {}", count(d.kept(), "token")),
+    let detail = match CandlePort::plain(sampling).drawable(logits) {
+        Ok(ids) if ids.len() == 1 => format!("samples, but only token {} has a nonzero f32 weight", ids[0]),
+        Ok(ids) => format!("samples from {}", count(ids.len(), "token")),
         Err(e) => e.to_string(),
     };
     Threshold::new(system, Behaviour::Sample, detail)

@@ -199,9 +199,14 @@ fn ignored_warpers(value: &dyn Fn(Field) -> PyValue) -> Vec<String> {
 
 /// The ONNX `TopK` operator's choice: the k largest, of equal values the lower index first.
 fn onnx_top_k(scores: &[f32], k: usize) -> Vec<usize> {
+    let by_score = |a: &usize, b: &usize| scores[*b].total_cmp(&scores[*a]).then(a.cmp(b));
     let mut order: Vec<usize> = (0..scores.len()).collect();
-    order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
-    order.truncate(k.min(scores.len()));
+    let k = k.min(scores.len());
+    if k < order.len() {
+        order.select_nth_unstable_by(k, by_score);
+        order.truncate(k);
+    }
+    order.sort_unstable_by(by_score);
     order
 }
 

@@ -23,10 +23,13 @@ impl Kept {
     }
 }
 
-/// Most probable first, ties by id: the order both sides walk for mass cuts.
+/// Most probable first, ties by id: the order both sides walk for mass cuts. Tokens an earlier
+/// warper removed (probability 0, most of the vocabulary after a top-k) come last in id order
+/// without being sorted.
 pub fn descending(values: &[f64]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..values.len()).collect();
-    order.sort_by(|&a, &b| values[b].total_cmp(&values[a]).then(a.cmp(&b)));
+    let (mut order, zeros): (Vec<usize>, Vec<usize>) = (0..values.len()).partition(|&i| values[i] > 0.0);
+    order.sort_unstable_by(|&a, &b| values[b].total_cmp(&values[a]).then(a.cmp(&b)));
+    order.extend(zeros);
     order
 }
 
@@ -37,9 +40,8 @@ fn top_index(values: &[f64]) -> usize {
 /// `TopKLogitsWarper`: every value ≥ the k-th largest stays, so ties with the k-th stay too.
 pub fn top_k(values: &[f64], k: usize) -> Kept {
     let k = k.max(1).min(values.len());
-    let mut sorted = values.to_vec();
-    sorted.sort_unstable_by(|a, b| b.total_cmp(a));
-    let kth = sorted[k - 1];
+    let mut scratch = values.to_vec();
+    let (_, &mut kth, _) = scratch.select_nth_unstable_by(k - 1, |a, b| b.total_cmp(a));
     Kept::new(values.iter().map(|v| *v >= kth).collect())
 }
 
@@ -88,7 +90,7 @@ pub fn typical(probs: &[f64], mass: f64) -> Kept {
     let ent = entropy(probs);
     let shifted: Vec<f64> = probs.iter().map(|p| (-p.ln() - ent).abs()).collect();
     let mut order: Vec<usize> = (0..probs.len()).collect();
-    order.sort_by(|&a, &b| shifted[a].total_cmp(&shifted[b]).then(a.cmp(&b)));
+    order.sort_unstable_by(|&a, &b| shifted[a].total_cmp(&shifted[b]).then(a.cmp(&b)));
     let mut notes = Vec::new();
     let mut cum = 0.0;
     let mut last = 0;

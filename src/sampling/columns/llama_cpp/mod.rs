@@ -24,7 +24,7 @@ use super::{Arguments, Column, DrawSource, Drawing, Registered, Semantics, Step,
 use crate::sampling::arguments::params::{EffectiveParams, Field, GenerateArgs, Source};
 use crate::sampling::arguments::pyvalue::PyValue;
 use crate::sampling::columns::hf::HfSampling;
-use crate::sampling::distribution::Distribution;
+use crate::sampling::distribution::{ties_at_k, Distribution};
 use crate::sampling::SamplingError;
 use rand_mt::Mt;
 use serde::Serialize;
@@ -622,7 +622,7 @@ fn causes(chain: &LlamaCpp, step: &Step) -> Vec<Cause> {
             count(kept, "token")
         )));
     }
-    if chain.top_k > 0 && hf.do_sample && ties_past_k(&step.input.logits, chain.top_k as usize) {
+    if chain.top_k > 0 && hf.do_sample && ties_at_k(&step.input.logits, chain.top_k as usize).is_some() {
         out.push(EXACTLY_K.says(format!(
             "scores tie at the {} place: transformers keeps every tied token, llama.cpp keeps exactly {} (libc++'s heap decides which).",
             ordinal(chain.top_k as usize),
@@ -645,16 +645,6 @@ fn causes(chain: &LlamaCpp, step: &Step) -> Vec<Cause> {
         )));
     }
     out
-}
-
-/// Whether tokens tie with the k-th highest score and some of them fall past k.
-fn ties_past_k(logits: &[f32], k: usize) -> bool {
-    if k == 0 || k >= logits.len() {
-        return false;
-    }
-    let mut sorted = logits.to_vec();
-    sorted.sort_by(|a, b| b.total_cmp(a));
-    sorted[k - 1] == sorted[k]
 }
 
 fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
