@@ -210,6 +210,18 @@ both! {
         assert_eq!(mc["dflash"]["consistent"], json!(true), "{}", mc["dflash"]);
     }
 
+    fn at_temperature_1e_5_transformers_keeps_50_draws_1_and_says_so_while_every_column_agrees() {
+        let mut args = GenerateArgs::default();
+        args.set(Field::DoSample, PyValue::Bool(true));
+        args.set(Field::Temperature, PyValue::Float(1e-5));
+        let input = sampling_lab::sampling::Inspection { args, ..case("t07").input };
+        let report = Analysis::run(&input).report();
+        assert_eq!((report.entry(hf::SEMANTICS).kept, report.entry(corrected::SEMANTICS).kept), (50, 1));
+        let rules: Vec<&str> = report.causes.iter().map(|c| c.rule.name()).collect();
+        assert_eq!(rules, ["hf_undrawable"], "{:?}", report.causes);
+        assert_eq!(report.entry(corrected::SEMANTICS).details["exactness"], "exact");
+    }
+
     fn llama_cpp_s_draws_pass_monte_carlo_on_the_reference_context() {
         for name in ["t07_default", "k40p09", "ties_3221_k2", "greedy"] {
             let c = case(name);

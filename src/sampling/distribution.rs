@@ -125,12 +125,20 @@ pub struct Comparison {
     pub only_hf: TokenList,
     /// Tokens the port keeps and transformers drops, most probable (under the port) first.
     pub only_port: TokenList,
+    /// Of those only one side keeps, how many it gives no drawable probability ([`VANISHING`]).
+    #[serde(skip)]
+    pub vanishing: usize,
 }
 
+/// Probabilities below f32's smallest: a softmax in f32 (torch's, candle's) rounds them to 0, so
+/// no draw reaches a token kept with one.
+pub const VANISHING: f64 = 1.401298464324817e-45;
+
 impl Comparison {
-    /// The same support, and no probability further apart than `tolerance`.
+    /// No probability further apart than `tolerance`, and the same tokens drawable: a token only
+    /// one side keeps counts only if that side could draw it.
     pub fn agrees_within(&self, tolerance: f64) -> bool {
-        self.max_abs_diff <= tolerance && self.only_hf.count + self.only_port.count == 0
+        self.max_abs_diff <= tolerance && self.only_hf.count + self.only_port.count == self.vanishing
     }
 }
 
@@ -177,6 +185,10 @@ pub fn compare(hf: &Distribution, port: &Distribution) -> Comparison {
             .sum(),
         only_hf: TokenList::of(hf, &dp),
         only_port: TokenList::of(port, &dh),
+        vanishing: [(hf, &dp), (port, &dh)]
+            .iter()
+            .map(|(d, other)| d.support.iter().filter(|(i, p)| other[*i as usize] == 0.0 && *p < VANISHING).count())
+            .sum(),
     }
 }
 
@@ -189,6 +201,18 @@ mod tests {
         let a = Distribution::one_hot(0, 3);
         let b = Distribution::one_hot(2, 3);
         assert_eq!(total_variation(&a, &b), 1.0);
+    }
+
+    #[test]
+    fn a_token_only_one_side_keeps_with_no_drawable_probability_is_no_difference() {
+        let hf = Distribution {
+            vocab: 3,
+            support: vec![(0, 1.0), (1, 1e-300)],
+        };
+        let port = Distribution::one_hot(0, 3);
+        assert!(compare(&hf, &port).agrees_within(1e-6));
+        let drawable = Distribution::from_weights([(0, 1.0), (1, 1e-9)], 3);
+        assert!(!compare(&drawable, &port).agrees_within(1e-6));
     }
 
     #[test]

@@ -5,11 +5,12 @@
 //! evaluated in f64; a decision that lies within float noise of its threshold, or a cut through
 //! a group of tied tokens (torch's unstable sort decides those), is recorded as an [`Ambiguity`].
 
+use super::causes::{count, Cause, Rule};
 use super::thresholds::{Behaviour, Threshold};
 use super::{Column, ExactSampler, Registered, Semantics, Step, TokenSampler};
 use crate::sampling::arguments::params::{EffectiveParams, Field, GenerateArgs};
 use crate::sampling::arguments::pyvalue::{float_repr, PyValue};
-use crate::sampling::distribution::{log_softmax_f64, Distribution};
+use crate::sampling::distribution::{log_softmax_f64, Distribution, VANISHING};
 use crate::sampling::truncation::closure::ban_ngrams;
 use crate::sampling::truncation::masks;
 use crate::sampling::truncation::steps::ProbStep;
@@ -29,8 +30,10 @@ pub static COLUMN: Registered = Registered {
     draws: false,
     from_call: |call| Box::new(HfColumn(HfSampling::from_params(&call.effective))),
     thresholds,
-    rules: &[],
+    rules: &[UNDRAWABLE],
 };
+
+pub const UNDRAWABLE: Rule = Rule::new("hf_undrawable", SEMANTICS);
 
 /// One of transformers' logits processors.
 #[derive(Clone, Debug, PartialEq)]
@@ -288,6 +291,21 @@ impl Column for HfColumn {
         details.insert("processors".into(), json!(processors));
         details.insert("greedy_token".into(), json!(greedy_token));
         details
+    }
+
+    /// Tokens transformers keeps (finite scores) that no draw reaches: why its kept count can be
+    /// far above another column's while the distributions agree.
+    fn causes(&self, step: &Step) -> Vec<Cause> {
+        let Ok(d) = step.distribution else { return Vec::new() };
+        let undrawable = d.support.iter().filter(|(_, p)| *p < VANISHING).count();
+        if undrawable == 0 {
+            return Vec::new();
+        }
+        vec![UNDRAWABLE.says(format!(
+            "transformers keeps {} (their scores are finite), but gives {undrawable} of them a probability too small for a float (below 1e-45): no draw can reach them, so a column that leaves them out and keeps {} samples from the same distribution.",
+            count(d.kept(), "token"),
+            count(d.kept() - undrawable, "token")
+        ))]
     }
 
     fn sampler(&self, seed: u64) -> Result<Box<dyn TokenSampler>, SamplingError> {

@@ -6,7 +6,7 @@
 //! and nothing for the warpers candle lacks.
 
 use super::candle_port::{sampling_text, CandlePort, PenaltyWindow};
-use super::causes::{count, ordinal, source_name, Cause, Rule};
+use super::causes::{count, departs, ordinal, source_name, Cause, Rule};
 use super::rust_code::{port_program, port_text};
 use super::thresholds::{Behaviour, Threshold};
 use super::{Column, Drawing, Registered, Semantics, Step, TokenSampler};
@@ -156,6 +156,10 @@ fn causes(literal: &LiteralPort, step: &Step) -> Vec<Cause> {
         Ok(pair) => pair,
         Err(message) => return vec![refused(&message.to_string(), sampling)],
     };
+    // A rule that changes nothing drawable here is not why anything differs.
+    if !departs(step.compare) {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     let e = step.effective;
     let literal_has_k = matches!(sampling, Sampling::TopK { .. } | Sampling::TopKThenTopP { .. });
@@ -392,9 +396,11 @@ mod tests {
 
     #[test]
     fn top_k_then_top_p_names_the_missing_renormalisation_otherwise() {
-        let mut logits = vec![-20.0f32; 100];
-        logits[..5].copy_from_slice(&[5.0, 4.0, 3.0, 2.0, 1.0]);
-        let rules = rules_for(logits, r#"{"do_sample": true, "top_k": 3, "top_p": 0.5}"#);
+        // p = .3, .2, .1 and .4 spread over the rest: the top 3 hold .6 ≥ top_p .55, so candle
+        // cuts on the absolute mass (keeping all 3) where transformers cuts on .5, .33, .17 (2).
+        let mut logits = vec![(0.4f32 / 97.0).ln(); 100];
+        logits[..3].copy_from_slice(&[0.3f32.ln(), 0.2f32.ln(), 0.1f32.ln()]);
+        let rules = rules_for(logits, r#"{"do_sample": true, "top_k": 3, "top_p": 0.55}"#);
         assert_eq!(rules, ["top_p_not_renormalised"]);
     }
 
@@ -423,6 +429,14 @@ mod tests {
             rules_for(spread(10), r#"{"do_sample": true, "temperature": 0.0}"#),
             ["refused"]
         );
+    }
+
+    #[test]
+    fn a_rule_that_changes_nothing_drawable_is_not_named() {
+        // top_k 3 then top_p 0.5 keeps the top token on the absolute mass as on the renormalised.
+        let mut logits = vec![-20.0f32; 100];
+        logits[..5].copy_from_slice(&[5.0, 4.0, 3.0, 2.0, 1.0]);
+        assert!(rules_for(logits, r#"{"do_sample": true, "top_k": 3, "top_p": 0.5}"#).is_empty());
     }
 
     #[test]

@@ -614,12 +614,13 @@ fn causes(chain: &LlamaCpp, step: &Step) -> Vec<Cause> {
         .map(|(name, value)| format!("{name} {value}"))
         .collect();
     if hf.do_sample && !chain.is_greedy() && chain.temperature != 1.0 && !truncates.is_empty() {
-        let wider = if chain.temperature < 1.0 { "wider" } else { "narrower" };
+        let passed = LlamaCpp { temperature: 1.0, ..chain.clone() }.distribution(&step.input.logits, &step.input.context_ids);
         out.push(ORDER.says(format!(
-            "llama.cpp cuts with {} at temperature 1 and divides by the temperature {} last; transformers divides first. At this temperature its cut is {wider}: it keeps {} where transformers keeps {hf_kept}.",
+            "llama.cpp cuts with {} at temperature 1, where {} pass, and divides by the temperature {} only then; transformers divides first, and {} pass its cuts.",
             truncates.join(", "),
+            count(passed.kept(), "token"),
             short(chain.temperature),
-            count(kept, "token")
+            count(hf_kept, "token")
         )));
     }
     if chain.top_k > 0 && hf.do_sample && ties_at_k(&step.input.logits, chain.top_k as usize).is_some() {
