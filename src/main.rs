@@ -7,9 +7,11 @@
 //! `sampling-lab speculate --model PATH --prompt TEXT [--params JSON] [--semantics S]
 //!  [--draft greedy|prompt-lookup|sampled] [--block N] [--max-new-tokens N] [--seed S]`
 //! `sampling-lab export-hub --model FILE.gguf --out DIR [--dtype f32|bf16|f16]`
+//! `sampling-lab rules`
 //!
 //! `inspect` prints one JSON report on stdout; `generate` streams the answer's text; `export-hub`
-//! writes the GGUF's model in the Hugging Face layout. The exit status is non-zero only for unusable input
+//! writes the GGUF's model in the Hugging Face layout; `rules` lists the causes a report can name
+//! (the names exercise sets use), one per line with its column. The exit status is non-zero only for unusable input
 //! (unreadable file, malformed JSON, wrong shape), with a one-line message on stderr; parameters
 //! transformers rejects are part of the report, not a failure.
 
@@ -17,6 +19,7 @@ use sampling_lab::generation::speculative::{self, DraftSource, Speculative, DEFA
 use sampling_lab::generation::{Call, Semantics, Session, StepLogits};
 use sampling_lab::logits_file::parse_logits;
 use sampling_lab::model::{export, Chat, Model, Precision};
+use sampling_lab::sampling::columns::causes::Rule;
 use sampling_lab::sampling::columns::{dflash, hf};
 use sampling_lab::sampling::output::monte_carlo::MonteCarlo;
 use sampling_lab::sampling::{Analysis, GenerateArgs, GenerationConfig, Inspection};
@@ -36,6 +39,7 @@ const USAGE: &str = "usage:
                          [--semantics COLUMN] [--draft greedy|prompt-lookup|sampled]
                          [--block N] [--max-new-tokens N] [--seed S] [--precision exact]
   sampling-lab export-hub --model FILE.gguf --out DIR [--dtype f32|bf16|f16]
+  sampling-lab rules
 PATH is a .gguf file or a directory in the Hugging Face layout (config.json, model.safetensors, tokenizer.json, ...).
 COLUMN is one of the columns of the report:";
 
@@ -76,9 +80,18 @@ fn run(args: &[String]) -> CliResult<String> {
         Some("generate") => generate(&Flags::parse(&args[1..])?).map(|()| String::new()),
         Some("speculate") => speculate(&Flags::parse(&args[1..])?),
         Some("export-hub") => export_hub(&Flags::parse(&args[1..])?),
+        Some("rules") => Ok(rules()),
         Some("-h" | "--help") | None => Err(usage().into()),
         Some(other) => Err(format!("unknown command `{other}`; {}", usage()).into()),
     }
+}
+
+/// Every cause rule a report can name, with the column it explains: `name<TAB>column` lines.
+fn rules() -> String {
+    let lines: Vec<String> = Rule::all()
+        .map(|rule| format!("{}\t{}", rule.name(), rule.column().name()))
+        .collect();
+    lines.join("\n")
 }
 
 /// `--name value` pairs.
@@ -287,7 +300,7 @@ fn speculate(flags: &Flags) -> CliResult<String> {
     };
     let call = Call::on(&model, semantics, args, None, flags.number("seed")?);
     let started = Instant::now();
-    let result = speculative::speculate(Arc::new(model), &ids, &call, &settings)?;
+    let result = speculative::speculate(Arc::new(model), &ids, &call, settings)?;
     let mut value = serde_json::to_value(result)?;
     value["ms"] = serde_json::json!(started.elapsed().as_secs_f64() * 1000.0);
     Ok(serde_json::to_string(&value)?)

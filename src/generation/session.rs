@@ -18,6 +18,8 @@ pub enum Finish {
     MaxNewTokens,
     /// The next position would not fit in the model's context.
     ContextFull,
+    /// The caller stopped it (a speculative run, between two rounds).
+    Cancelled,
 }
 
 /// One generated token.

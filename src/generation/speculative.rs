@@ -115,6 +115,9 @@ pub struct Round {
     pub expected_acceptance_length: f64,
     /// Where the target drew another token than the draft: its distribution there.
     pub rejection: Option<Rejection>,
+    /// The round's tokens that are in the answer: the kept drafts and the bonus token, cut after
+    /// an end of sequence or at the answer's length (drafts matched past it are not emitted).
+    pub emitted: usize,
 }
 
 /// The target's distribution (under the chosen semantics) at the first drafted token it did not
@@ -182,6 +185,22 @@ impl Speculative {
         sampler: &mut Sampler,
         drafter: &mut Sampler,
     ) -> Result<Speculation, GenerationError> {
+        let mut state = self.start(target, prompt, prefill_logits, sampler)?;
+        while state.finish.is_none() {
+            let round = self.round(target, &mut state, sampler, drafter)?;
+            state.rounds.push(round);
+        }
+        Ok(self.summary(state, semantics))
+    }
+
+    /// The loop's state after the first token, drawn from the prefill's logits.
+    fn start<T: Target>(
+        &self,
+        target: &T,
+        prompt: &[u32],
+        prefill_logits: &[f32],
+        sampler: &mut Sampler,
+    ) -> Result<State, GenerationError> {
         if self.block_size == 0 {
             return Err(GenerationError::invalid(
                 "the block size must be at least 1 (the anchor)",
@@ -199,12 +218,12 @@ impl Speculative {
         };
         let first = sampler.next(prefill_logits, prompt)?;
         state.commit(&[first], target, self.max_new_tokens);
-        while state.finish.is_none() {
-            let round = self.round(target, &mut state, sampler, drafter)?;
-            state.rounds.push(round);
-        }
+        Ok(state)
+    }
+
+    fn summary(&self, state: State, semantics: Semantics) -> Speculation {
         let lengths: Vec<f64> = state.rounds.iter().map(|r| r.acceptance_length as f64).collect();
-        Ok(Speculation {
+        Speculation {
             ids: state.ids[state.prompt_len..].to_vec(),
             text: String::new(),
             block_size: self.block_size,
@@ -214,9 +233,9 @@ impl Speculative {
             target_forwards: 1 + state.rounds.len(),
             draft_forwards: state.draft_forwards,
             rounds: state.rounds,
-            finish: state.finish.expect("the loop ends when finished"),
+            finish: state.finish.unwrap_or(Finish::Cancelled),
             tokens: Default::default(),
-        })
+        }
     }
 
     fn round<T: Target>(
@@ -263,6 +282,7 @@ impl Speculative {
         };
         let mut committed = draft[..accepted].to_vec();
         committed.push(posterior[accepted]);
+        let before = state.ids.len();
         state.commit(&committed, target, self.max_new_tokens);
         target.truncate(state.ids.len() - 1)?;
         Ok(Round {
@@ -271,6 +291,7 @@ impl Speculative {
             acceptance_length: accepted + 1,
             expected_acceptance_length: expected,
             rejection,
+            emitted: state.ids.len() - before,
         })
     }
 }
@@ -281,14 +302,71 @@ pub fn speculate(
     model: Arc<Model>,
     prompt: &[u32],
     call: &Call,
-    settings: &Speculative,
+    settings: Speculative,
 ) -> Result<Speculation, GenerationError> {
-    let (mut sampler, mut drafter) = (call.sampler(0)?, call.sampler(DRAFTER_SEED)?);
-    let (mut target, logits) = ModelTarget::prefill(model.clone(), prompt)?;
-    let mut speculation = settings.run(&mut target, prompt, &logits, call.semantics, &mut sampler, &mut drafter)?;
-    speculation.text = model.tokenizer.decode(&speculation.ids)?;
-    speculation.tokens = token_texts(&model, speculation.named_ids());
-    Ok(speculation)
+    let mut run = SpeculativeRun::start(model, prompt, call, settings)?;
+    while run.next_round()?.is_some() {}
+    run.finish()
+}
+
+/// Speculative decoding on the model, one round at a time: a caller between two rounds can
+/// report progress, draw the round, or stop.
+pub struct SpeculativeRun {
+    settings: Speculative,
+    target: ModelTarget,
+    sampler: Sampler,
+    drafter: Sampler,
+    state: State,
+    semantics: Semantics,
+}
+
+impl SpeculativeRun {
+    /// Prefills the prompt and draws the first token.
+    pub fn start(
+        model: Arc<Model>,
+        prompt: &[u32],
+        call: &Call,
+        settings: Speculative,
+    ) -> Result<Self, GenerationError> {
+        let (mut sampler, drafter) = (call.sampler(0)?, call.sampler(DRAFTER_SEED)?);
+        let (target, logits) = ModelTarget::prefill(model, prompt)?;
+        let state = settings.start(&target, prompt, &logits, &mut sampler)?;
+        Ok(SpeculativeRun {
+            settings,
+            target,
+            sampler,
+            drafter,
+            state,
+            semantics: call.semantics,
+        })
+    }
+
+    /// Runs one more round: the round, or `None` once the answer is finished.
+    pub fn next_round(&mut self) -> Result<Option<&Round>, GenerationError> {
+        if self.state.finish.is_some() {
+            return Ok(None);
+        }
+        let round = self
+            .settings
+            .round(&mut self.target, &mut self.state, &mut self.sampler, &mut self.drafter)?;
+        self.state.rounds.push(round);
+        Ok(self.state.rounds.last())
+    }
+
+    /// Tokens generated so far, and how many the answer may have.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.state.generated(), self.settings.max_new_tokens)
+    }
+
+    /// The whole run (`finish: cancelled` when stopped before its end), its text and the display
+    /// text of every id it names.
+    pub fn finish(self) -> Result<Speculation, GenerationError> {
+        let model = self.target.model.clone();
+        let mut speculation = self.settings.summary(self.state, self.semantics);
+        speculation.text = model.tokenizer.decode(&speculation.ids)?;
+        speculation.tokens = token_texts(&model, speculation.named_ids());
+        Ok(speculation)
+    }
 }
 
 /// The exact expected acceptance length of one greedy draft under DFlash's sampler, over
@@ -505,6 +583,18 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn the_rounds_emit_the_answer_and_nothing_matched_after_its_end() {
+        // The toy's end of sequence is certain from 30 ids on: a greedy block of 16 drafts
+        // past it, and the target matches those drafts too.
+        let s = speculate("{}", DraftSource::Greedy, 16, 100, 1);
+        assert_eq!(s.finish, Finish::Eos);
+        let emitted: usize = s.rounds.iter().map(|r| r.emitted).sum();
+        assert_eq!(emitted + 1, s.ids.len(), "the first token comes from the prefill");
+        let last = s.rounds.last().unwrap();
+        assert!(last.emitted < last.acceptance_length, "{last:?}");
     }
 
     #[test]

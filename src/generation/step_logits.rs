@@ -51,6 +51,13 @@ impl StepLogits {
         }
     }
 
+    /// `token`'s probability under the model's own distribution (the softmax of the raw logits,
+    /// nothing truncated): what a branch lists, beside what a column gave it.
+    pub fn model_probability(&self, token: u32) -> f64 {
+        let logp = crate::sampling::distribution::log_softmax_f64(&self.logits);
+        logp.get(token as usize).map_or(0.0, |l| l.exp())
+    }
+
     /// The `n` most probable tokens under the model's own distribution (softmax of the raw
     /// logits, nothing truncated): what a branch can choose from, whatever a generation's
     /// arguments kept. `(token, probability, text)`.

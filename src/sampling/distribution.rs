@@ -187,7 +187,12 @@ pub fn compare(hf: &Distribution, port: &Distribution) -> Comparison {
         only_port: TokenList::of(port, &dh),
         vanishing: [(hf, &dp), (port, &dh)]
             .iter()
-            .map(|(d, other)| d.support.iter().filter(|(i, p)| other[*i as usize] == 0.0 && *p < VANISHING).count())
+            .map(|(d, other)| {
+                d.support
+                    .iter()
+                    .filter(|(i, p)| other[*i as usize] == 0.0 && *p < VANISHING)
+                    .count()
+            })
             .sum(),
     }
 }

@@ -132,7 +132,9 @@ impl Lab {
     /// Every token's display text, by id: what a page names tokens with.
     pub fn vocabulary(&self) -> Vec<String> {
         let tokenizer = &self.model.tokenizer;
-        (0..tokenizer.vocab_size() as u32).map(|id| tokenizer.token_text(id)).collect()
+        (0..tokenizer.vocab_size() as u32)
+            .map(|id| tokenizer.token_text(id))
+            .collect()
     }
 
     /// `text`'s ids and their display texts (no special tokens added).
@@ -192,6 +194,21 @@ impl Lab {
         draft: &str,
         block_size: usize,
     ) -> Result<JsValue, JsError> {
+        let mut run = self.start_speculation(chat, options, draft, block_size)?;
+        while !run.next_round()?.is_null() {}
+        run.finish()
+    }
+
+    /// The same loop one round at a time (`nextRound()` until it returns null, then `finish()`),
+    /// so that a caller can show progress and stop it between two rounds.
+    #[wasm_bindgen(js_name = startSpeculation)]
+    pub fn start_speculation(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ChatInput")] chat: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "GenerationOptions")] options: JsValue,
+        draft: &str,
+        block_size: usize,
+    ) -> Result<SpeculationRun, JsError> {
         let started = js_sys::Date::now();
         let call = self.call(options)?;
         let settings = Speculative {
@@ -200,10 +217,8 @@ impl Lab {
             max_new_tokens: call.max_new_tokens,
         };
         let prompt = self.model.chat_ids(&parse_chat(chat)?)?;
-        let result = speculative::speculate(self.model.clone(), &prompt, &call.call, &settings)?;
-        let mut value = serde_json::to_value(&result)?;
-        value["ms"] = (js_sys::Date::now() - started).into();
-        to_js(&value)
+        let run = speculative::SpeculativeRun::start(self.model.clone(), &prompt, &call.call, settings)?;
+        Ok(SpeculationRun { run, started })
     }
 
     /// The exact expected acceptance length of one greedy draft of `block_size` slots over
@@ -264,6 +279,39 @@ impl Lab {
             }
         }
         Ok(generation)
+    }
+}
+
+/// A speculative run in progress.
+#[wasm_bindgen]
+pub struct SpeculationRun {
+    run: speculative::SpeculativeRun,
+    started: f64,
+}
+
+#[wasm_bindgen]
+impl SpeculationRun {
+    /// Runs one round: `{draft, posterior, acceptance_length, expected_acceptance_length,
+    /// rejection, emitted}`, or `null` once the answer is finished.
+    #[wasm_bindgen(js_name = nextRound)]
+    pub fn next_round(&mut self) -> Result<JsValue, JsError> {
+        match self.run.next_round()? {
+            Some(round) => to_js(round),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// `[generated tokens, max_new_tokens]` so far.
+    pub fn progress(&self) -> Vec<usize> {
+        let (done, total) = self.run.progress();
+        vec![done, total]
+    }
+
+    /// The run's result (`finish: "cancelled"` when stopped before its end), with `ms`.
+    pub fn finish(self) -> Result<JsValue, JsError> {
+        let mut value = serde_json::to_value(self.run.finish()?)?;
+        value["ms"] = (js_sys::Date::now() - self.started).into();
+        to_js(&value)
     }
 }
 

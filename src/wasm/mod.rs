@@ -9,7 +9,7 @@ mod lab;
 mod logits;
 mod step;
 
-pub use lab::{Generation, Lab};
+pub use lab::{Generation, Lab, SpeculationRun};
 pub use logits::{inspect, monte_carlo, parse_logits, DrawJob, MonteCarloRun};
 pub use step::StepLogits;
 

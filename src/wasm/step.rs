@@ -46,6 +46,12 @@ impl StepLogits {
         to_js(&self.step.candidates(n))
     }
 
+    /// `token`'s probability under the model's own softmax of the raw logits.
+    #[wasm_bindgen(js_name = modelProbability)]
+    pub fn model_probability(&self, token: u32) -> f64 {
+        self.step.model_probability(token)
+    }
+
     /// The raw logits of this step.
     #[wasm_bindgen(getter)]
     pub fn logits(&self) -> Vec<f32> {

@@ -42,7 +42,7 @@ fn at_temperature_zero(
     };
     let model = model(precision);
     let call = Call::on(&model, dflash::SEMANTICS, GenerateArgs::default(), None, None);
-    speculate(model, prompt, &call, &settings)
+    speculate(model, prompt, &call, settings)
 }
 
 /// Plain greedy decoding, and each step's logits.

@@ -103,7 +103,14 @@ impl CandlePort {
         let tensor = self.prepared_logits(logits, &[])?;
         let temperature = match self.sampling {
             Sampling::All { temperature } if self.steps.is_empty() => temperature,
-            _ => return Ok(self.distribution(logits, &[])?.support.iter().map(|(i, _)| *i).collect()),
+            _ => {
+                return Ok(self
+                    .distribution(logits, &[])?
+                    .support
+                    .iter()
+                    .map(|(i, _)| *i)
+                    .collect())
+            }
         };
         let prs = candle_probs(&tensor, temperature)?;
         Ok((0..prs.len() as u32).filter(|&i| prs[i as usize] > 0.0).collect())
