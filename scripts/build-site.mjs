@@ -114,7 +114,7 @@ function sizes(version) {
   const groups = new Map();
   for (const file of files(OUT)) {
     const group = file.startsWith(`assets/${version}/pkg/`) ? (file.endsWith(".wasm") ? "wasm" : "wasm glue (JS)")
-      : file.startsWith("assets/") ? (file.includes("/vendor/") ? "Chart.js (vendored)" : "page scripts and styles")
+      : file.startsWith("assets/") ? (file.includes("/vendor/") ? "vendored: Chart.js, the exercise schema" : "page scripts and styles")
         : file.startsWith("models/") ? "default model" : file.startsWith("exercises/") ? "exercises" : "pages and _headers";
     const bytes = readFileSync(join(OUT, file));
     const sum = groups.get(group) ?? { files: 0, bytes: 0, gzip: 0 };

@@ -9,6 +9,9 @@ import { workerScript } from "./trusted.js";
 import { Purpose, requests } from "./requests.js";
 import { page } from "./store.js";
 import { $, buildColumns, showChips } from "./view.js";
+import { followColourScheme, onTokenPicked } from "./charts.js";
+import { buildGlossary } from "./glossary.js";
+import { showTokenDetail } from "./token-detail.js";
 import { buildParamsForm, paramsText, showParams } from "./params.js";
 import { presetButtons } from "./presets.js";
 import { redraw, refresh, showDistribution } from "./inspection.js";
@@ -17,8 +20,8 @@ import { showError } from "./status.js";
 import { listenForModels, loadFailed, loadModel, showLoadProgress, showModelReady } from "./model-panel.js";
 import { generate, generationFailed, listenForGeneration, selectStep, showDone, showRewound, showToken, showTokenAlternatives } from "./generation-panel.js";
 import { drawingDone, listenForDraws, showConverging, showDrawn, showDrawProgress } from "./montecarlo.js";
-import { listenForSpeculation, showSpeculated, speculationFailed } from "./speculative.js";
-import { judgingFailed, listenForExercises, startExercises } from "./exercise-panel.js";
+import { listenForSpeculation, showRound, showSpeculated, speculationFailed } from "./speculative.js";
+import { judgingFailed, listenForExercises, observeFailed, showObserved, startExercises } from "./exercise-panel.js";
 
 /** The cause rules and the columns the core names, from the worker's first reply: the page's
  * columns are built from them, and links and exercise sets are checked against them. */
@@ -59,13 +62,16 @@ const HANDLERS = {
   [Reply.rewound]: showRewound,
   [Reply.done]: showDone,
   [Reply.alternatives]: showTokenAlternatives,
+  [Reply.speculating]: showRound,
   [Reply.speculated]: showSpeculated,
+  [Reply.observed]: showObserved,
   [Reply.error]: ({ id, message, fatal }) => {
     if (fatal) return crashed(message);
     speculationFailed(id);
     generationFailed(id);
     drawingDone(id);
     if (requests.is(Purpose.inspect, id)) judgingFailed(message);
+    observeFailed(id, message);
     if (requests.is(Purpose.load, id)) loadFailed();
     showError(message);
   },
@@ -75,6 +81,7 @@ const HANDLERS = {
  * link's column names checked against them. */
 function showCoreColumns(columns) {
   setColumns(columns);
+  buildGlossary();
   buildColumns(() => {
     const shown = [...document.querySelectorAll("#column-toggles input:checked")].map((i) => i.dataset.column);
     page.cols = colsValue(shown, names());
@@ -101,6 +108,8 @@ function pickPreset(slug, params, logits) {
 }
 
 function setUp() {
+  followColourScheme(redraw);
+  onTokenPicked(showTokenDetail);
   presetButtons(pickPreset);
   for (const radio of document.querySelectorAll("input[name=view]")) {
     radio.addEventListener("change", () => { page.view = radio.value; saveState(); redraw(); });

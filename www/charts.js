@@ -3,7 +3,9 @@
 // shown column, or a panel per column. A bar on a token transformers never draws is drawn in the
 // highlight colour: those draws are the difference.
 import { column, columns, highlight, label } from "./columns.js";
-import { visible } from "./token-text.js";
+import { element } from "./dom.js";
+import { columnLink, termLink, TERMS } from "./glossary.js";
+import { byteNote, isByteToken, visible } from "./token-text.js";
 
 /** Rows: the most probable tokens, then up to DISPUTED that only one side keeps. */
 const TOP = 12;
@@ -33,54 +35,110 @@ function sharedRows(report, names) {
   return rows.sort((a, b) => p.get(b) - p.get(a));
 }
 
+/** Where a click on a bar goes: the token it is for. */
+let onPick = () => {};
+export function onTokenPicked(pick) {
+  onPick = pick;
+}
+
 export function drawCharts(report, { log, shown, view }) {
   const names = columns().map((c) => c.name).filter((n) => shown.includes(n));
   const HIGHLIGHT = highlight();
   const rows = sharedRows(report, names.length ? names : ["hf"]);
-  const labels = rows.map((id) => `${visible(report.tokens[id] ?? "")}  #${id}`);
+  const texts = rows.map((id) => report.tokens[id] ?? "");
+  const labels = rows.map((id, i) => `${visible(texts[i])}  #${id}`);
   const hf = new Map(report.hf.support);
   const series = Object.fromEntries(columns().map(({ name }) => {
     const p = new Map(report[name].support);
     return [name, rows.map((id) => p.get(id) ?? 0)];
   }));
-  const outsideHf = (name, i) => name !== "hf" && series[name][i] > 0 && !hf.has(rows[i]);
+  // With no distribution of transformers' (it refuses the call), nothing is "outside" it.
+  const outsideHf = (name, i) => !report.hf.error && name !== "hf" && series[name][i] > 0 && !hf.has(rows[i]);
   // One scale for every chart, so that equal bars mean equal probabilities.
   const top = Math.max(...names.map((n) => report[n].support[0]?.[1] ?? 0), 1e-9);
   const scale = log ? null : Math.min(1, top * 1.05);
   const describe = (name) => `${label(name)}: ${rows.slice(0, 5).map((id, i) => `${labels[i]} ${series[name][i].toFixed(3)}`).join(", ")}…`;
+  const rowsOf = { ids: rows, texts, labels };
+  let highlighted = 0;
   if (view === "overlay") {
     const canvas = document.getElementById("chart-overlay");
     const datasets = names.map((name) => {
       const { colour } = column(name);
       return { label: label(name), data: series[name], backgroundColor: rows.map((_, i) => (outsideHf(name, i) ? HIGHLIGHT : colour)), borderWidth: 0 };
     });
+    highlighted = names.reduce((n, name) => n + rows.filter((_, i) => outsideHf(name, i)).length, 0);
     canvas.dataset.columns = String(names.length);
-    canvas.dataset.highlighted = String(names.reduce((n, name) => n + rows.filter((_, i) => outsideHf(name, i)).length, 0));
+    canvas.dataset.highlighted = String(highlighted);
     canvas.setAttribute("aria-label", names.map(describe).join("; "));
-    update("overlay", canvas, labels, datasets, scale, true);
+    update("overlay", canvas, rowsOf, datasets, scale);
   }
   for (const name of names) {
     if (view !== "panels") break;
     const canvas = document.getElementById(`chart-${name}`);
     const { colour } = column(name);
-    const colours = rows.map((_, i) => (outsideHf(name, i) || (name === "hf" && series.hf[i] > 0 && !new Map(report.literal.support).has(rows[i])) ? HIGHLIGHT : colour));
+    const literal = new Map(report.literal?.support ?? []);
+    const colours = rows.map((_, i) => (outsideHf(name, i) || (name === "hf" && series.hf[i] > 0 && !literal.has(rows[i])) ? HIGHLIGHT : colour));
     canvas.dataset.bars = String(series[name].filter((p) => p > 0).length);
     canvas.dataset.highlighted = String(colours.filter((c) => c === HIGHLIGHT).length);
+    highlighted += Number(canvas.dataset.highlighted);
     canvas.setAttribute("aria-label", describe(name));
-    update(name, canvas, labels, [{ data: series[name], backgroundColor: colours, borderWidth: 0 }], scale, false);
+    update(name, canvas, rowsOf, [{ label: label(name), data: series[name], backgroundColor: colours, borderWidth: 0 }], scale);
+  }
+  drawLegend(view === "overlay" ? names : [], highlighted > 0);
+  noteBytes(texts);
+}
+
+/** The legend, in the page rather than in the canvas: each column's colour and name (a link to
+ * what it is), and the reddish purple of mass outside hf's support when a bar shows it. */
+function drawLegend(names, highlighted) {
+  const items = names.map((name) => legendItem(column(name).colour, columnLink(column(name), column(name).short)));
+  if (highlighted) items.push(legendItem(highlight(), termLink("outside", "mass outside hf's support", TERMS.outside[1])));
+  document.getElementById("chart-legend").replaceChildren(...items);
+}
+
+function legendItem(colour, name) {
+  const item = element("li", "");
+  const swatch = element("span", "", "swatch");
+  swatch.style.background = colour;
+  swatch.setAttribute("aria-hidden", "true");
+  item.append(swatch, name);
+  return item;
+}
+
+/** Under the chart, when its top rows are byte tokens: what they are. */
+function noteBytes(texts) {
+  const bytes = texts.slice(0, TOP).filter(isByteToken);
+  const note = document.getElementById("byte-note");
+  note.hidden = bytes.length === 0;
+  if (bytes.length) {
+    note.textContent = `${[...new Set(bytes.map(visible))].slice(0, 4).join(", ")}${bytes.length > 4 ? ", …" : ""} are bytes of UTF-8 characters, not whole characters: ` +
+      `SmolLM2 writes a Chinese character as two or three such tokens, so the chart ranks their first bytes (${byteNote(bytes[0])}).`;
   }
 }
 
-/** `linearMax`: the shared top of a linear scale, or null for the log scale. */
-function update(key, canvas, labels, datasets, linearMax, legend) {
+/** The chart's token rows: `rows.ids`, their texts and labels. */
+function update(key, canvas, rows, datasets, linearMax) {
   const chart = charts[key] ?? (charts[key] = new window.Chart(canvas, config()));
-  chart.data.labels = labels;
-  chart.data.datasets = datasets.map((d) => ({ barPercentage: 0.9, categoryPercentage: legend ? 0.85 : 1, maxBarThickness: 18, ...d }));
-  chart.options.plugins.legend.display = legend;
+  chart.$rows = rows;
+  chart.data.labels = rows.labels;
+  chart.data.datasets = datasets.map((d) => ({ barPercentage: 0.9, categoryPercentage: datasets.length > 1 ? 0.85 : 1, maxBarThickness: 18, ...d }));
   chart.options.scales.x = linearMax === null
     ? { type: "logarithmic", min: 1e-4, max: 1, title: { display: true, text: "p (log)" } }
     : { type: "linear", min: 0, max: linearMax, title: { display: true, text: "p" } };
   chart.update("none");
+}
+
+/** Every chart's text and grid in the page's scheme (light or dark): Chart.js draws in its own
+ * grey (#666, 2.8:1 on the dark card) unless told. Again whenever the scheme changes. */
+export function followColourScheme(redraw) {
+  const apply = () => {
+    const style = getComputedStyle(document.documentElement);
+    window.Chart.defaults.color = style.getPropertyValue("--muted").trim();
+    window.Chart.defaults.borderColor = style.getPropertyValue("--line").trim();
+    for (const chart of Object.values(window.Chart.instances)) chart.update("none");
+  };
+  apply();
+  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => { apply(); redraw(); });
 }
 
 function config() {
@@ -92,13 +150,38 @@ function config() {
       animation: false,
       responsive: true,
       maintainAspectRatio: false,
+      // A bar's tooltip lists every column's probability of its token; a click selects it.
+      interaction: { mode: "index", axis: "y", intersect: false },
+      onClick(event, elements, chart) {
+        if (elements.length) onPick(chart.$rows.ids[elements[0].index]);
+      },
       plugins: {
-        legend: { display: false, position: "top", labels: { boxWidth: 12, font: { size: 11 } } },
-        tooltip: { callbacks: { label: (item) => `${item.dataset.label ?? ""} p = ${Number(item.raw).toPrecision(4)}` } },
+        legend: { display: false },
+        tooltip: {
+          callbacks: {
+            title: (items) => {
+              const { labels, texts } = items[0].chart.$rows;
+              const note = byteNote(texts[items[0].dataIndex]);
+              return note ? [labels[items[0].dataIndex], ...wrap(note)] : labels[items[0].dataIndex];
+            },
+            label: (item) => `${item.dataset.label ?? ""}: p = ${Number(item.raw).toPrecision(4)}`,
+            footer: () => "click to see its rank under every column",
+          },
+        },
       },
       scales: { x: { type: "linear", min: 0 }, y: { ticks: { autoSkip: false, font: { family: "ui-monospace, Menlo, monospace", size: 11 } } } },
     },
   };
+}
+
+/** A long tooltip line in lines of about 60 characters. */
+function wrap(text) {
+  const lines = [""];
+  for (const word of text.split(" ")) {
+    if (lines.at(-1).length + word.length > 60) lines.push("");
+    lines[lines.length - 1] += (lines.at(-1) ? " " : "") + word;
+  }
+  return lines;
 }
 
 /** The chart of `name` ("overlay" or a column) as a PNG data URL. */

@@ -1,101 +1,229 @@
 // The exercises on the page: a set opened by link (`?exercises=`), one task at a time set up on
-// the page, the student's answer checked against the core's report of that set-up.
-import { DEFAULT_SET, judge, loadExercises } from "./exercises.js";
+// the page, the student's answer checked against the core's report of that set-up. A wrong
+// answer gets a hint, not the figure; the figures stay hidden until the answer is right or the
+// student asks to be shown. Progress is kept per set (exercise-progress.js); the teacher view
+// (`&teacher=1`) shows every answer.
+import { DEFAULT_SET, expected, judge, loadExercises, unanswerable } from "./exercises.js";
+import { loadProgress, progressSummary, resetProgress, saveProgress } from "./exercise-progress.js";
+import { chat } from "./inputs.js";
+import { Request } from "./protocol.js";
+import { Purpose, requests } from "./requests.js";
 import { DEFAULTS } from "./state.js";
 import { page } from "./store.js";
-import { $ } from "./view.js";
+import { $, element } from "./dom.js";
 import { showParams } from "./params.js";
 import { refresh } from "./inspection.js";
 import { saveState } from "./share.js";
-import { showError } from "./status.js";
+
+const HINT = "Look again at how this column applies the arguments (its entry in the glossary says), then try again — or press “Show me”.";
 
 /** Opens set `path` ("default" or a file of this site) at task `index`, once the core has
- * named its rules and columns (`core`, a promise). */
+ * named its rules and columns (`core`, a promise). A set that cannot be used is reported where
+ * the exercises would be. */
 export async function startExercises(path, index, core) {
+  $("exercises").hidden = false;
   try {
     const set = await loadExercises(path === "default" ? DEFAULT_SET : path, await core);
-    page.exercises = { path, set, index: 0 };
+    page.exercises = { ...page.exercises, path, set, index: 0, records: loadProgress(path, set) };
   } catch (e) {
-    page.linkProblems = `The exercises could not be opened: ${e.message}.`;
-    return showError(null);
+    $("ex-set-title").textContent = "Exercises";
+    $("ex-problem").textContent = `The exercises could not be opened: ${e.message}.`;
+    $("ex-problem").hidden = false;
+    $("ex-body").hidden = true;
+    return;
   }
-  $("exercises").hidden = false;
   $("ex-set-title").textContent = page.exercises.set.title;
+  teacherLinks(path);
   showExercise(index);
 }
 
+const current = () => page.exercises.set.exercises[page.exercises.index];
+const record = () => page.exercises.records[page.exercises.index];
+
 function showExercise(index) {
-  const list = page.exercises.set.exercises;
-  page.exercises.index = Math.max(0, Math.min(index, list.length - 1));
-  const exercise = list[page.exercises.index];
-  $("ex-progress").textContent = `Exercise ${page.exercises.index + 1} of ${list.length}`;
+  const { set, records, teacher } = page.exercises;
+  page.exercises.index = Math.max(0, Math.min(index, set.exercises.length - 1));
+  const exercise = current();
+  const { right, shown, tries, answer } = record();
+  $("ex-progress").textContent = `Exercise ${page.exercises.index + 1} of ${set.exercises.length}`;
   $("ex-title").textContent = exercise.title;
   $("ex-task").textContent = exercise.task;
-  $("ex-result").textContent = "";
-  $("ex-explanation").textContent = "";
-  $("ex-answer").replaceChildren(...answerInputs(exercise));
+  $("ex-answer").replaceChildren(...answerInputs(exercise, answer));
+  $("ex-result").textContent = right ? `Right${tries === 1 ? " at the first try" : ` after ${tries} tries`}.` : shown ? "Shown." : tries ? `Not quite yet (${tries} ${tries === 1 ? "try" : "tries"}).` : "";
+  $("ex-result").dataset.right = String(right);
+  $("ex-hint").hidden = true;
   $("ex-prev").disabled = page.exercises.index === 0;
-  $("ex-next").disabled = page.exercises.index === list.length - 1;
-  document.body.classList.add("exercise-open");
-  applySetup(exercise.setup, exercise.setup.params);
+  $("ex-next").disabled = page.exercises.index === set.exercises.length - 1;
+  $("ex-summary").textContent = progressSummary(records);
+  const settled = right || shown || teacher;
+  document.body.classList.toggle("exercise-open", !settled);
+  $("ex-show").hidden = settled;
+  $("ex-explanation").textContent = settled ? exercise.explanation : "";
+  $("ex-key").hidden = true;
+  setUp(exercise, exercise.setup.params, settled ? (report, observed) => showKey(exercise, report, observed) : null);
 }
 
-/** The exercise's chat (the reference one unless it says otherwise), arguments and logits. */
-function applySetup(setup, params) {
+/** Puts the exercise's call on the page (its chat, or the reference one, its arguments — or
+ * `params`, the student's — and for a generation its column, seed and length); `then(report,
+ * observed)` runs once the core has reported on it (and, for `generate`, generated). */
+function setUp(exercise, params, then) {
+  const { setup, answer } = exercise;
   $("system").value = setup.system ?? "";
   $("user").value = setup.user ?? DEFAULTS.user;
   $("answer-prefix").value = setup.prefix ?? DEFAULTS.prefix;
   $("logits").value = setup.logits ?? "";
+  $("generation-config").value = setup.generationConfig ?? "";
   $("params").value = params;
+  if (answer.kind === "generate") {
+    $("semantics").value = answer.column;
+    $("seed").value = String(answer.seed);
+    $("max-new-tokens").value = String(answer.maxNewTokens);
+  }
   showParams(params);
   page.preset = "";
   page.step = null;
+  page.pendingJudge = then && ((report) => (answer.kind === "generate" ? observe(answer, params, (observed) => then(report, observed)) : then(report, null)));
   refresh();
 }
 
-function answerInputs(exercise) {
-  const { kind, options } = exercise.answer;
-  if (kind === "kept") return [labelled(Object.assign(document.createElement("input"), { type: "number", min: 0, id: "ex-input" }), "Your answer (a number of tokens)")];
-  if (kind === "find") return [labelled(Object.assign(document.createElement("textarea"), { rows: 2, id: "ex-input", value: exercise.setup.params }), "Your generate() arguments (JSON)")];
+/** Asks the core for the exercise's generation, apart from the page's own. */
+function observe(answer, params, then) {
+  requests.send(Purpose.observe, {
+    type: Request.observe, chat: chat(),
+    options: { semantics: answer.column, params, generationConfig: $("generation-config").value.trim() || null, seed: answer.seed, maxNewTokens: answer.maxNewTokens },
+  }, then);
+}
+
+/** The `observed` reply: the generation an answer waited for. */
+export function showObserved(reply) {
+  requests.context(Purpose.observe, reply.id)?.(reply);
+}
+
+/** The generation an answer waited for failed: the check says why. */
+export function observeFailed(id, message) {
+  if (requests.is(Purpose.observe, id)) notQuite(current(), record(), message);
+}
+
+function answerInputs(exercise, saved) {
+  const { kind, options, figure } = exercise.answer;
+  const input = (attributes, text) => labelled(Object.assign(document.createElement("input"), { id: "ex-input", value: saved, ...attributes }), text);
+  if (kind === "kept") return [input({ type: "number", min: 0 }, "Your answer (a number of tokens)")];
+  if (kind === "number") return [input({ type: "text", inputMode: "decimal", autocomplete: "off" }, "Your answer (a number)")];
+  if (kind === "generate") return [input({ type: "text", autocomplete: "off" }, figure === "tokens" ? "Your answer (a number of tokens)" : "Your answer (a generated token's number, or “none”)")];
+  if (kind === "find") return [labelled(Object.assign(document.createElement("textarea"), { rows: 2, id: "ex-input", value: saved || exercise.setup.params }), "Your generate() arguments (JSON)")];
   return options.map((option, i) => {
-    const radio = Object.assign(document.createElement("input"), { type: "radio", name: "ex-choice", value: String(i), id: `ex-choice-${i}` });
+    const radio = Object.assign(document.createElement("input"), { type: "radio", name: "ex-choice", value: String(i), id: `ex-choice-${i}`, checked: saved === String(i) });
     return labelled(radio, typeof option === "string" ? option : option.label, true);
   });
 }
 
 function labelled(input, text, after = false) {
-  const label = document.createElement("label");
+  const label = element("label", text);
   label.htmlFor = input.id;
-  label.textContent = text;
-  const row = document.createElement("div");
+  const row = element("div", "");
   row.append(...(after ? [input, label] : [label, input]));
   return row;
 }
 
+function given(exercise) {
+  const { kind } = exercise.answer;
+  return kind === "cause" || kind === "choice" ? document.querySelector("input[name=ex-choice]:checked")?.value : $("ex-input").value;
+}
+
+/** Check: each press is a try; a wrong answer gets the hint and keeps the figures hidden. */
 function checkExercise() {
-  const exercise = page.exercises.set.exercises[page.exercises.index];
-  const kind = exercise.answer.kind;
-  const answer = kind === "kept" || kind === "find" ? $("ex-input").value : document.querySelector("input[name=ex-choice]:checked")?.value;
-  if (answer === undefined || answer.trim() === "") return ($("ex-result").textContent = "Give an answer first.");
-  page.pendingJudge = (report) => {
-    const { right, text } = judge(exercise, answer, report);
-    $("ex-result").textContent = text;
-    $("ex-explanation").textContent = exercise.explanation;
-    $("ex-result").dataset.right = String(right);
-    document.body.classList.remove("exercise-open");
-  };
-  applySetup(exercise.setup, kind === "find" ? answer : exercise.setup.params);
+  const exercise = current();
+  const answer = given(exercise);
+  const problem = unanswerable(exercise, answer);
+  if (problem) return ($("ex-result").textContent = problem);
+  const entry = record();
+  entry.answer = String(answer);
+  entry.tries += 1;
+  keep();
+  $("ex-result").textContent = exercise.answer.kind === "generate" ? "Checking: the core runs the task's generation…" : "Checking…";
+  setUp(exercise, exercise.answer.kind === "find" ? answer : exercise.setup.params, (report, observed) => {
+    const { right, says } = judge(exercise, answer, report, observed);
+    if (right) {
+      entry.right = true;
+      keep();
+      return settle(exercise, `Right: ${says}`, true);
+    }
+    notQuite(exercise, entry, exercise.answer.kind === "find" ? `With these arguments: ${says}` : "");
+  });
+}
+
+function notQuite(exercise, entry, detail) {
+  $("ex-result").textContent = `Not quite (try ${entry.tries}).${detail ? ` ${detail}` : ""}`;
+  $("ex-result").dataset.right = "false";
+  $("ex-hint").textContent = `Hint: ${exercise.hint ?? HINT}`;
+  $("ex-hint").hidden = false;
+}
+
+/** Show me: the answer, its figures and the explanation, counted as shown rather than right. */
+function showAnswer() {
+  const exercise = current();
+  record().shown = true;
+  keep();
+  setUp(exercise, exercise.answer.example ?? exercise.setup.params, (report, observed) => {
+    settle(exercise, "Shown.", false);
+    showKey(exercise, report, observed);
+  });
+}
+
+function settle(exercise, text, right) {
+  document.body.classList.remove("exercise-open");
+  $("ex-result").textContent = text;
+  $("ex-result").dataset.right = String(right);
+  $("ex-hint").hidden = true;
+  $("ex-show").hidden = true;
+  $("ex-explanation").textContent = exercise.explanation;
+  $("ex-summary").textContent = progressSummary(page.exercises.records);
+}
+
+/** The answer, in words, from the core's report of the set-up. */
+function showKey(exercise, report, observed) {
+  const { kind, options, example, rule } = exercise.answer;
+  const { value, says } = expected(exercise, report, observed);
+  $("ex-key").textContent = kind === "cause"
+    ? `The answer: ${options.filter((_, i) => value[i]).map((o) => `“${o.label}”`).join(" and ") || "none of the options"} — ${says}`
+    : kind === "find"
+      ? `The answer: any arguments for which the core names “${rule}”${example ? `, for example ${example}` : ""}. ${value ? says : ""}`
+      : `The answer: ${says}`;
+  $("ex-key").hidden = false;
+}
+
+function keep() {
+  const { path, set, records } = page.exercises;
+  saveProgress(path, set, records);
+  $("ex-summary").textContent = progressSummary(records);
 }
 
 /** The report an answer waited for failed (the arguments it tried are refused). */
 export function judgingFailed(message) {
   if (!page.pendingJudge) return;
   page.pendingJudge = null;
-  $("ex-result").textContent = `Not quite: ${message}`;
+  notQuite(current(), record(), message);
+}
+
+/** The links a teacher hands out: the set for students, and the view with the answers. */
+function teacherLinks(path) {
+  const link = new URL(location.pathname, location.origin);
+  link.searchParams.set("exercises", path);
+  $("ex-student-link").href = link.href;
+  $("ex-student-link").textContent = link.href;
+  link.searchParams.set("teacher", "1");
+  $("ex-teacher-link").href = link.href;
+  $("ex-teacher-mark").hidden = !page.exercises.teacher;
 }
 
 export function listenForExercises() {
   $("ex-check").addEventListener("click", checkExercise);
+  $("ex-show").addEventListener("click", showAnswer);
   $("ex-prev").addEventListener("click", () => { showExercise(page.exercises.index - 1); saveState(); });
   $("ex-next").addEventListener("click", () => { showExercise(page.exercises.index + 1); saveState(); });
+  $("ex-reset").addEventListener("click", () => {
+    page.exercises.records = resetProgress(page.exercises.path, page.exercises.set);
+    showExercise(0);
+    saveState();
+  });
 }

@@ -3,7 +3,8 @@
 import { Request } from "./protocol.js";
 import { Purpose, requests } from "./requests.js";
 import { page } from "./store.js";
-import { $, cutTokens, hideAlternatives, markSelected, nameGeneratedBytes, showAlternatives, showBranchChoices, showBranches, tokenButton } from "./view.js";
+import { cutTokens, hideAlternatives, markSelected, moveFocus, nameGeneratedBytes, showAlternatives, showBranchChoices, showBranches, showLooking, tokenButton } from "./answer-view.js";
+import { $ } from "./dom.js";
 import { chat, generationConfig, generationOptions } from "./inputs.js";
 import { refresh } from "./inspection.js";
 import { showError } from "./status.js";
@@ -15,12 +16,17 @@ export function generate() {
   selectStep(null);
   $("completion").replaceChildren();
   showBranches([], restoreBranch);
-  hideAlternatives();
+  stopLooking();
   $("gen-stats").textContent = "";
   const options = generationOptions($("semantics").value, generationParams());
   page.generationParams = options.params;
+  page.generationSemantics = options.semantics;
   showError(null);
   requests.send(Purpose.generation, { type: Request.generate, chat: chat(), options });
+  // The answer is where the reader looks next: in view, and the focus (not <body>, where a
+  // disabled Generate button would leave it) on it.
+  $("answer").scrollIntoView({ block: "nearest" });
+  $("completion").focus({ preventScroll: true });
   setGenerating(true);
 }
 
@@ -43,14 +49,32 @@ function restoreBranch(number) {
 
 function busyGenerating(message) {
   showError(null);
-  hideAlternatives();
+  stopLooking();
   requests.send(Purpose.generation, message);
   setGenerating(true);
 }
 
-/** Asks for a generated token's alternatives, under the arguments the generation ran with. */
+/** How long a token must stay under the pointer or in focus before its alternatives are asked
+ * for: moving through an answer asks only where it stops. */
+const LOOK_AFTER_MS = 120;
+let looking = null;
+
+/** Shows at once which token the tooltip is for, and asks for its alternatives (under the
+ * arguments the generation ran with) once the reader stays on it; the worker drops a look that
+ * a newer one replaced. */
 function lookAt(token, button) {
-  requests.send(Purpose.look, { type: Request.alternatives, step: token.index, params: generationParams(), generationConfig: generationConfig() }, { token, button });
+  showLooking(token, button);
+  clearTimeout(looking);
+  looking = setTimeout(() => {
+    requests.send(Purpose.look, {
+      type: Request.alternatives, step: token.index, params: generationParams(), generationConfig: generationConfig(), supersedes: Purpose.look,
+    }, { token, button });
+  }, LOOK_AFTER_MS);
+}
+
+function stopLooking() {
+  clearTimeout(looking);
+  hideAlternatives();
 }
 
 /** Shows generated token `index`'s step (null: the token after the prompt), and what a branch
@@ -67,12 +91,12 @@ export function selectStep(index) {
   refresh();
 }
 
-const button = (token) => tokenButton(token, (t) => selectStep(t.index), lookAt);
+const pieces = (token) => tokenButton(token, (t) => selectStep(t.index), lookAt);
 
 /** A generated token (`token` reply). */
 export function showToken({ id, step: token }) {
   if (!requests.is(Purpose.generation, id)) return;
-  $("completion").append(button(token));
+  $("completion").append(...pieces(token));
   nameGeneratedBytes(token.index);
   if (token.index === page.pendingStep) {
     page.pendingStep = null;
@@ -84,7 +108,7 @@ export function showToken({ id, step: token }) {
 export function showRewound({ id, fork, steps, branches }) {
   if (!requests.is(Purpose.generation, id)) return;
   cutTokens(fork);
-  $("completion").append(...steps.map(button));
+  $("completion").append(...steps.flatMap(pieces));
   nameGeneratedBytes(fork);
   showBranches(branches, restoreBranch);
 }
@@ -110,7 +134,7 @@ export function showDone({ id, finish, steps, decoded, prefillMs, decodeMs, bran
 /** A token's alternatives (`alternatives`): in the tooltip, or as the branch form's choices. */
 export function showTokenAlternatives(reply) {
   const looked = requests.context(Purpose.look, reply.id);
-  if (looked) showAlternatives(reply, looked.token, looked.button);
+  if (looked && !$("alternatives").hidden) showAlternatives(reply, looked.token, looked.button, page.generationSemantics);
   const choices = requests.context(Purpose.branchChoices, reply.id);
   if (choices) showBranchChoices(reply, choices.drawn);
 }
@@ -123,8 +147,8 @@ export function generationFailed(id) {
 export function listenForGeneration() {
   $("generate").addEventListener("click", () => { page.generationParams = ""; generate(); });
   $("cancel").addEventListener("click", () => requests.cancel(Purpose.generation));
-  $("completion").addEventListener("mouseleave", hideAlternatives);
+  $("completion").addEventListener("mouseleave", stopLooking);
   $("branch-form").addEventListener("submit", branchHere);
-  $("completion").addEventListener("focusout", (e) => { if (!$("completion").contains(e.relatedTarget)) hideAlternatives(); });
-  $("completion").addEventListener("keydown", (e) => { if (e.key === "Escape") hideAlternatives(); });
+  $("completion").addEventListener("focusout", (e) => { if (!$("completion").contains(e.relatedTarget)) stopLooking(); });
+  $("completion").addEventListener("keydown", (e) => (e.key === "Escape" ? stopLooking() : moveFocus(e)));
 }

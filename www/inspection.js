@@ -9,17 +9,26 @@ import { chat, generationConfig, syntheticLogits } from "./inputs.js";
 import { showEffective } from "./params.js";
 import { saveState } from "./share.js";
 import { showError } from "./status.js";
+import { showTokenDetail } from "./token-detail.js";
 import { $, showReport, showView } from "./view.js";
 
 /** Saves the state and, with a model ready, asks for the report of the step on screen. */
 export function refresh() {
   saveState();
+  showSynthetic(Boolean(syntheticLogits()));
   if (!page.modelReady) return;
   showError(null);
   if (page.step === null) requests.send(Purpose.render, { type: Request.render, chat: chat() });
   requests.send(Purpose.inspect, {
     type: Request.inspect, chat: chat(), params: $("params").value, generationConfig: generationConfig(), step: page.step, logits: syntheticLogits(),
   });
+}
+
+/** Synthetic logits (the ties lab) replace the model's: the chat is then not used, and says so. */
+function showSynthetic(synthetic) {
+  document.querySelector(".prompt").classList.toggle("unused", synthetic);
+  $("synthetic-note").hidden = !synthetic;
+  if (synthetic) $("json-box").open = true;
 }
 
 /** Draws the report on screen again, in the view and with the columns chosen. */
@@ -36,6 +45,7 @@ export function showDistribution({ id, report, synthetic }) {
   report.tokens = synthetic ? [] : page.vocabulary;
   page.lastReport = report;
   redraw();
+  if (page.pickedToken !== null) showTokenDetail(page.pickedToken);
   showEffective(report.effective);
   if (page.pendingJudge) {
     const judgeWith = page.pendingJudge;

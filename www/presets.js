@@ -35,8 +35,16 @@ export function presetButtons(onPick) {
     button.type = "button";
     button.dataset.preset = slug;
     if (group === "zero") button.setAttribute("aria-label", `temperature ${label} with sampling`);
+    button.setAttribute("aria-pressed", "false");
     button.addEventListener("click", () => onPick(slug, params, logits));
     groups[group].append(button);
   }
   $("presets").replaceChildren(...Object.values(groups));
+}
+
+/** Shows which preset the call on the page is (none once the user changes it). */
+export function markPreset(slug) {
+  for (const button of $("presets").querySelectorAll("button[data-preset]")) {
+    button.setAttribute("aria-pressed", String(button.dataset.preset === slug));
+  }
 }

@@ -11,9 +11,12 @@
 //                                               inspected instead of the model's when given
 //   monteCarlo  { id, chat, params, generationConfig, step, logits, draws, seed }
 //   generate    { id, chat, options }           options: GenerationOptions (pkg/sampling_lab.d.ts)
-//   alternatives{ id, step, params, generationConfig }
+//   alternatives{ id, step, params, generationConfig, supersedes? }
 //                                               the five most probable tokens under hf and under
-//                                               the literal port at generated token `step`
+//                                               the literal port at generated token `step`;
+//                                               `supersedes` names a kind of request of which only
+//                                               the newest is answered (older ones still queued
+//                                               are dropped)
 //   branch      { id, step, token }             the last generation goes on from `token` chosen
 //                                               at generated token `step` (the cache cut back);
 //                                               replies rewound, then token… and done as generate
@@ -23,8 +26,11 @@
 //                                               DFlash's decode loop (exact precision), and the
 //                                               expected acceptance of one greedy draft over
 //                                               `temperatures`
-//   cancel      { id }                          stops generation or Monte Carlo run `id` between
-//                                               two tokens or two chunks of draws
+//   observe     { id, chat, options }           a generation of its own, apart from the page's (an
+//                                               exercise's "generate and observe" task): replies
+//                                               observed
+//   cancel      { id }                          stops generation, Monte Carlo or speculative run
+//                                               `id` between two tokens, chunks of draws or rounds
 //   trap        { target }                      aborts the wasm as a Rust panic does (recovery tests),
 //                                               or with target "memory" by exhausting its memory;
 //                                               the worker's, or with target "draws" at once the
@@ -61,8 +67,17 @@
 //                                               [[token_id, p, text], ...] (five each; model: the
 //                                               eight most probable under the raw softmax, what a
 //                                               branch offers); chosen: the generated token's p
-//                                               under each, {hf, literal}
-//   speculated  { id, result, curve }           every round, ids, text, tokens, ms; [[T, τ], ...]
+//                                               under each and under the raw softmax, {hf,
+//                                               literal, model}
+//   speculating { id, round, done, total }      a speculative run's round, as it is made; done:
+//                                               the answer's tokens so far, total: its maximum
+//   speculated  { id, result, curve }           every round, ids, text, tokens, ms, finish
+//                                               ("cancelled" when stopped); [[T, τ], ...] (null
+//                                               for a run stopped early)
+//   observed    { id, tokens, finish, firstOutsideHf }
+//                                               the generation's length in tokens, how it ended,
+//                                               and its first token transformers' distribution
+//                                               at that step does not keep (null: none)
 //   error       { id, message, fatal }          fatal: the wasm instance died (a panic); the page
 //                                               must start a new worker, which loads the model again
 //
@@ -96,6 +111,7 @@ export const Request = Object.freeze({
   alternatives: "alternatives",
   branch: "branch",
   restore: "restore",
+  observe: "observe",
   cancel: "cancel",
   trap: "trap",
 });
@@ -111,8 +127,10 @@ export const Reply = Object.freeze({
   token: "token",
   rewound: "rewound",
   done: "done",
+  speculating: "speculating",
   speculated: "speculated",
   alternatives: "alternatives",
+  observed: "observed",
   error: "error",
 });
 

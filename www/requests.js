@@ -54,6 +54,7 @@ export const Purpose = Object.freeze({
   speculate: "speculate",
   look: "look",
   branchChoices: "branchChoices",
+  observe: "observe",
 });
 
 /** The page's requests, to whichever worker runs now (one replaces it after a crash). */

@@ -3,13 +3,14 @@
 import { DEFAULTS, parseState, stateQuery } from "./state.js";
 import { page } from "./store.js";
 import { INPUTS } from "./inputs.js";
+import { markPreset } from "./presets.js";
 import { defaultSource, modelSource, sourceText } from "./model-source.js";
 import { $ } from "./view.js";
 
 function currentState() {
   const state = {
     preset: page.preset, embed: page.embed, step: page.step, log: $("log-scale").checked, exercises: page.exercises.path,
-    task: page.exercises.index, view: page.view, cols: page.cols, model: linkedModel(),
+    task: page.exercises.index, teacher: page.exercises.teacher, view: page.view, cols: page.cols, model: linkedModel(),
   };
   state.gen = page.step !== null && page.generationParams !== $("params").value ? page.generationParams : "";
   for (const [key, id] of Object.entries(INPUTS)) state[key] = $(id).value;
@@ -29,6 +30,7 @@ function linkedModel() {
 
 /** Writes the state into the address bar (and the embed's link back to the full page). */
 export function saveState() {
+  markPreset(page.preset);
   const query = stateQuery(currentState());
   history.replaceState(null, "", query || location.pathname);
   const full = new URL(location.href);
@@ -46,6 +48,7 @@ export function restoreState() {
   page.preset = state.preset;
   $("log-scale").checked = state.log;
   page.embed = state.embed;
+  page.exercises.teacher = state.teacher;
   page.view = state.view;
   page.cols = state.cols;
   $("semantics").dataset.default = state.semantics;

@@ -1,7 +1,7 @@
-// The speculative-decoding view: each round as a row of drafted tokens marked accepted, rejected
-// or not verified, then the target's bonus token; the run's acceptance lengths as a histogram and
-// the exact expected acceptance length of one greedy draft by temperature. Every figure comes
-// from the core (`Lab.speculate`, `Lab.acceptanceCurve`).
+// The speculative-decoding view: each round as it is made, a row of drafted tokens marked kept,
+// rejected, not verified or past the answer's end, then the target's own token; the run's
+// acceptance lengths as a histogram and the exact expected acceptance length of one greedy draft
+// by temperature. Every figure comes from the core (`Lab.startSpeculation`, `Lab.acceptanceCurve`).
 import { Request } from "./protocol.js";
 import { Purpose, requests } from "./requests.js";
 import { page } from "./store.js";
@@ -14,70 +14,100 @@ import { $, element } from "./view.js";
 const TEMPERATURES = Array.from({ length: 31 }, (_, i) => i * 0.05);
 const charts = {};
 
+/** A token's text in the rounds: the model's vocabulary names it. */
+const text = (id) => visible(page.vocabulary[id] ?? String(id));
+
 /** DFlash's loop on the chat, with the draft source, semantics and block on screen. */
 function speculate() {
   if (!page.modelReady) return;
   showError(null);
-  $("spec-run").disabled = true;
-  $("spec-status").textContent = "drafting and verifying…";
+  setRunning(true);
+  $("spec-status").textContent = "prefilling the prompt…";
+  $("spec-rounds").replaceChildren();
+  $("spec-rejection").hidden = true;
+  $("spec-progress").value = 0;
   requests.send(Purpose.speculate, {
     type: Request.speculate, chat: chat(), draft: $("spec-draft").value, blockSize: Number($("spec-block").value) || 16, temperatures: TEMPERATURES,
     options: generationOptions($("spec-semantics").value, $("params").value),
   });
 }
 
-/** A speculative run's result (`speculated` reply). */
+function setRunning(running) {
+  $("spec-run").disabled = running;
+  $("spec-cancel").disabled = !running;
+  $("spec-progress").hidden = !running;
+}
+
+/** A round as it is made (`speculating` reply). */
+export function showRound({ id, round, done, total }) {
+  if (!requests.is(Purpose.speculate, id)) return;
+  const rows = $("spec-rounds");
+  rows.append(roundRow(round, rows.children.length));
+  rows.scrollTop = rows.scrollHeight;
+  $("spec-progress").value = total ? done / total : 0;
+  $("spec-status").textContent = `round ${rows.children.length} · ${done} of at most ${total} tokens`;
+}
+
+/** The whole run (`speculated` reply): its figures, the histogram and the curve. */
 export function showSpeculated({ id, result, curve }) {
   if (!requests.is(Purpose.speculate, id)) return;
-  $("spec-run").disabled = false;
-  showSpeculation(result, curve, page.plainRate);
+  setRunning(false);
+  $("spec-rounds").replaceChildren(...result.rounds.map(roundRow));
+  const rate = result.ids.length / (result.ms / 1000);
+  const against = page.plainRate ? ` · plain decoding ${page.plainRate.toFixed(1)} tok/s` : "";
+  $("spec-status").textContent =
+    `${result.ids.length} tokens in ${result.rounds.length} rounds · mean τ ${result.mean_acceptance_length.toFixed(2)} · ` +
+    `${result.target_forwards} target forwards (+${result.draft_forwards} to draft) · ${rate.toFixed(1)} tok/s${against} · ${result.finish}`;
+  $("spec-charts").hidden = false;
+  drawHistogram(result);
+  if (curve) drawCurve(curve);
 }
 
 export function speculationFailed(id) {
   if (!requests.is(Purpose.speculate, id)) return;
-  $("spec-run").disabled = false;
+  setRunning(false);
   $("spec-status").textContent = "failed";
 }
 
 export function listenForSpeculation() {
   $("spec-run").addEventListener("click", speculate);
+  $("spec-cancel").addEventListener("click", () => requests.cancel(Purpose.speculate));
 }
 
-function showSpeculation(result, curve, plainRate) {
-  const tokens = result.tokens ?? {};
-  const text = (id) => visible(tokens[id] ?? String(id));
-  const rows = result.rounds.map((round, i) => {
-    const row = element("div", "", "spec-round");
-    row.dataset.round = String(i);
-    row.append(element("span", `τ ${round.acceptance_length} (E ${round.expected_acceptance_length.toFixed(2)})`, "tau"));
-    const accepted = round.acceptance_length - 1;
-    round.draft.forEach((id, j) => {
-      const kind = j < accepted ? "accepted" : j === accepted ? "rejected" : "unverified";
-      const chip = element(kind === "rejected" ? "button" : "span", text(id), `spec-token ${kind}`);
-      chip.title = `${kind} draft · id ${id}${kind === "rejected" ? ` · the target drew ${round.posterior[j]} (${text(round.posterior[j])})` : ""}`;
-      if (kind === "rejected") {
-        chip.type = "button";
-        chip.setAttribute("aria-label", `rejected draft ${text(id)} in round ${i}: show the target's distribution there`);
-        chip.addEventListener("click", () => showRejection(round.rejection, i, text));
-      }
-      row.append(chip);
-    });
-    const bonus = element("span", text(round.posterior[accepted]), "spec-token bonus");
-    bonus.title = `the target's own draw · id ${round.posterior[accepted]}`;
-    row.append(bonus);
-    return row;
+/** One round: its τ and E[τ], the drafted tokens by what became of them, the target's token. */
+function roundRow(round, i) {
+  const row = element("div", "", "spec-round");
+  row.dataset.round = String(i);
+  row.append(element("span", `τ ${round.acceptance_length} (E ${round.expected_acceptance_length.toFixed(2)})`, "tau"));
+  const accepted = round.acceptance_length - 1;
+  round.draft.forEach((id, j) => {
+    // Drafts the target matched after the answer's end are not in the answer.
+    const kind = j < accepted ? (j < round.emitted ? "accepted" : "past-end") : j === accepted ? "rejected" : "unverified";
+    const chip = element(kind === "rejected" ? "button" : "span", text(id), `spec-token ${kind}`);
+    chip.title = `${KINDS[kind]} · id ${id}${kind === "rejected" ? ` · the target drew ${round.posterior[j]} (${text(round.posterior[j])})` : ""}`;
+    if (kind === "rejected") {
+      chip.type = "button";
+      chip.setAttribute("aria-label", `rejected draft ${text(id)} in round ${i}: show the target's distribution there`);
+      chip.addEventListener("click", () => showRejection(round.rejection, i, text));
+    }
+    row.append(chip);
   });
-  document.getElementById("spec-rounds").replaceChildren(...rows);
-  document.getElementById("spec-rejection").hidden = true;
-  const rate = result.ids.length / (result.ms / 1000);
-  const against = plainRate ? ` · plain decoding ${plainRate.toFixed(1)} tok/s` : "";
-  document.getElementById("spec-status").textContent =
-    `${result.ids.length} tokens in ${result.rounds.length} rounds · mean τ ${result.mean_acceptance_length.toFixed(2)} · ` +
-    `${result.target_forwards} target forwards (+${result.draft_forwards} to draft) · ${rate.toFixed(1)} tok/s${against} · ${result.finish}`;
-  document.getElementById("spec-charts").hidden = false;
-  drawHistogram(result);
-  drawCurve(curve);
+  if (round.emitted > accepted) {
+    const bonus = element("span", text(round.posterior[accepted]), "spec-token bonus");
+    bonus.title = `${KINDS.bonus} · id ${round.posterior[accepted]}`;
+    row.append(bonus);
+  }
+  return row;
 }
+
+/** What each mark in the rounds means (the legend above them says the same). */
+const KINDS = {
+  accepted: "a drafted token the target kept",
+  rejected: "the first drafted token the target did not draw (click: its distribution there)",
+  unverified: "drafted after a rejection: not verified",
+  "past-end": "drafted and matched after the answer's end: not in the answer",
+  bonus: "the target's own token, at the rejection or after the last kept draft",
+};
 
 /** Where the target drew another token than the draft: its distribution, draft and draw marked. */
 function showRejection({ draft, drawn, top }, round, text) {

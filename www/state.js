@@ -18,6 +18,8 @@ export const DEFAULTS = Object.freeze({
   /** An exercise set: "default", or the path of a JSON file on this site. */
   exercises: "",
   task: 0,
+  /** The exercises' teacher view: every answer shown. */
+  teacher: false,
   semantics: "hf",
   seed: 0,
   max: 64,
@@ -61,6 +63,7 @@ const FIELDS = {
     return raw;
   },
   task: (raw) => integer(raw, 0, 99),
+  teacher: flag,
   semantics: (raw) => {
     if (!NAME.test(raw)) throw new Error("is not a column's name");
     return raw;

@@ -24,16 +24,20 @@ export const page = Object.seal({
   step: null,
   /** A step a link asked for: shown once the generation it belongs to has reached it. */
   pendingStep: null,
-  /** The arguments the current generation ran with ("" when there is none). */
+  /** The arguments the current generation ran with ("" when there is none), and its semantics. */
   generationParams: "",
+  generationSemantics: "hf",
   /** The report on screen, redrawn when the view changes. */
   lastReport: null,
+  /** The token picked on a chart (its ranks shown under it), or null. */
+  pickedToken: null,
   /** When the Monte Carlo run on screen started (performance.now()), for its rate. */
   drawingSince: 0,
   /** Plain decoding's last rate (tokens/s), to set beside a speculative run's. */
   plainRate: null,
-  /** The exercise set in use, the open task, and the check waiting for its report. */
-  exercises: { path: "", set: null, index: 0 },
+  /** The exercise set in use, the open task, the student's records of it (exercise-progress.js),
+   * whether the teacher view is on, and the check waiting for its report. */
+  exercises: { path: "", set: null, index: 0, records: [], teacher: DEFAULTS.teacher },
   pendingJudge: null,
   /** What was wrong with the link the page opened; shown until the user changes something. */
   linkProblems: "",

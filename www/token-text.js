@@ -43,3 +43,31 @@ export function nameByteRuns(items) {
   }
   if (group.length) close();
 }
+
+/** Blocks of Unicode a reader can name. */
+const SCRIPTS = [
+  [0x0370, 0x03ff, "Greek"], [0x0400, 0x04ff, "Cyrillic"], [0x0590, 0x05ff, "Hebrew"], [0x0600, 0x06ff, "Arabic"],
+  [0x0900, 0x097f, "Devanagari"], [0x0e00, 0x0e7f, "Thai"], [0x3040, 0x30ff, "Japanese kana"],
+  [0x4e00, 0x9fff, "Chinese characters"], [0xac00, 0xd7af, "Korean syllables"], [0x1f300, 0x1faff, "emoji"],
+];
+
+const hex = (n) => `U+${n.toString(16).toUpperCase().padStart(4, "0")}`;
+
+/** What a byte token is, in words: which part of a UTF-8 character, and which characters it can
+ * begin (the tokens after it decide which one). Null for any other token. */
+export function byteNote(text) {
+  const bytes = byteParts(text);
+  if (!bytes) return null;
+  const [lead] = bytes;
+  if (lead < 0xc0) return `${visible(text)}: ${bytes.length === 1 ? "a byte" : "bytes"} in the middle of a UTF-8 character, finishing what the tokens before began`;
+  const length = sequenceLength(lead);
+  // The code points the bytes so far allow: the lead's bits, then 6 per continuation byte.
+  let value = lead & (0x7f >> length);
+  for (const b of bytes.slice(1, length)) value = (value << 6) | (b & 0x3f);
+  const shift = 6 * (length - Math.min(bytes.length, length));
+  const [from, to] = [value << shift, ((value + 1) << shift) - 1];
+  if (bytes.length >= length) return `${visible(text)}: the ${length} bytes of the UTF-8 character “${String.fromCodePoint(from)}”`;
+  const script = SCRIPTS.find(([start, end]) => from >= start && to <= end)?.[2];
+  const range = `one of ${hex(from)}–${hex(to)}${script ? ` (${script})` : ""}`;
+  return `${visible(text)}: ${bytes.length === 1 ? "the first byte" : `the first ${bytes.length} bytes`} of a ${length}-byte UTF-8 character, ${range}; the tokens after it finish the character`;
+}

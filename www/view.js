@@ -4,10 +4,13 @@
 
 import { columns, label } from "./columns.js";
 import { drawCharts } from "./charts.js";
-import { isByteToken, nameByteRuns, visible } from "./token-text.js";
+import { nameByteRuns, visible } from "./token-text.js";
+
+export { $, element } from "./dom.js";
+import { $, element } from "./dom.js";
+import { columnLink } from "./glossary.js";
 
 export const TOP_ROWS = 12;
-export const $ = (id) => document.getElementById(id);
 
 /** The page's structure for every column the core lists: figure rows, panels, toggles, Monte
  * Carlo sides, the semantics menus. */
@@ -27,12 +30,13 @@ export function buildColumns(onToggle) {
   }));
 }
 
-function figureRow({ name, colour }) {
+function figureRow(column) {
+  const { name, colour } = column;
   const row = document.createElement("tr");
   row.dataset.column = name;
   const head = element("th", "", "column-name");
   head.scope = "row";
-  head.append(swatch(colour), element("span", label(name)));
+  head.append(swatch(colour), columnLink(column));
   row.append(head);
   for (const field of ["kept", "tv", "maxdp", "outside", "entropy"]) {
     const cell = element("td", "–");
@@ -190,114 +194,16 @@ function showColumn(name, report) {
 function showThresholds(report) {
   $("threshold-t").textContent = JSON.stringify(report.effective_params.temperature ?? null);
   $("thresholds").replaceChildren(...report.greedy_thresholds.map((t) => {
-    const tr = row(element("th", t.system), element("td", t.behaviour, `behaviour ${t.behaviour}`), element("td", t.detail));
+    const tr = row(breakable("th", t.system), element("td", t.behaviour, `behaviour ${t.behaviour}`), element("td", t.detail));
     tr.firstChild.scope = "row";
     return tr;
   }));
 }
 
-/** A generated token as a button that selects its step, shaded by the probability it had; hover
- * or focus asks for its alternatives (`onLook`). */
-export function tokenButton(token, onSelect, onLook) {
-  // A character split over several tokens appears with its last token; the others stay empty.
-  const button = element("button", token.text);
-  button.type = "button";
-  button.dataset.step = String(token.index);
-  button.dataset.token = String(token.token);
-  button.dataset.tokenText = token.token_text;
-  button.dataset.probability = token.probability.toFixed(4);
-  // Shade: the less probable the token was, the stronger its mark.
-  button.style.setProperty("--unlikely", `${Math.round(60 * (1 - token.probability))}%`);
-  button.setAttribute("aria-describedby", "alternatives");
-  button.setAttribute("aria-label", `${token.text || visible(token.token_text)}: step ${token.index}, probability ${token.probability.toFixed(3)}`);
-  button.addEventListener("click", () => onSelect(token));
-  for (const event of ["mouseenter", "focus"]) button.addEventListener(event, () => onLook(token, button));
-  return button;
-}
-
-/** The alternatives of a generated token, next to it: what hf and the literal port offered there. */
-export function showAlternatives({ step, hf, literal, chosen }, token, button) {
-  const box = $("alternatives");
-  const rows = (title, list) => {
-    const section = element("div", "", "alt-column");
-    section.append(element("strong", title));
-    for (const [id, p, text] of list) {
-      const row = element("div", "", id === token.token ? "alt-row chosen" : "alt-row");
-      row.append(element("code", visible(text)), element("span", p.toFixed(3)));
-      section.append(row);
-    }
-    return section;
-  };
-  const head = element("p", `step ${step}: ${visible(token.token_text)} had p = ${token.probability.toFixed(3)} where it was drawn; `);
-  const under = element("span", `hf ${chosen.hf.toFixed(3)} · literal ${chosen.literal.toFixed(3)}`, "alt-chosen");
-  head.append(under);
-  box.replaceChildren(head, rows("transformers (hf)", hf), rows("literal candle port", literal));
-  const where = button.getBoundingClientRect();
-  const host = $("completion").getBoundingClientRect();
-  box.style.left = `${Math.max(0, where.left - host.left)}px`;
-  box.style.top = `${where.bottom - host.top + 4}px`;
-  box.hidden = false;
-}
-
-/** The tokens the answer can go on with at a selected step: the model's most probable (its raw
- * softmax, whatever the arguments kept), the drawn one left out. */
-export function showBranchChoices({ step, model }, drawn) {
-  const options = [];
-  for (const [id, p, text] of model.filter(([id]) => id !== drawn)) {
-    const option = element("option", `${visible(text)}  (model p = ${p.toFixed(3)})`);
-    option.value = String(id);
-    options.push(option);
-  }
-  $("branch-token").replaceChildren(...options);
-  $("branch-step").textContent = String(step);
-  $("branch-form").dataset.step = String(step);
-  $("branch-form").hidden = options.length === 0;
-}
-
-/** The branches left behind, each with a way back to it. */
-export function showBranches(branches, onRestore) {
-  const items = branches.map(({ fork, text }, number) => {
-    const button = element("button", "Go back");
-    button.type = "button";
-    button.addEventListener("click", () => onRestore(number));
-    const item = element("li", `from token ${fork}: `);
-    item.append(element("q", text.length > 80 ? `${text.slice(0, 80)}…` : text), " ", button);
-    return item;
-  });
-  $("branch-list").replaceChildren(...items);
-  $("branches").hidden = items.length === 0;
-}
-
-/** Names the characters the generated byte tokens spell, for the tokens from step `from` on
- * (those just appended): the scan starts at the byte run they may continue, not at the answer's
- * start, so that each new token costs the length of its run. */
-export function nameGeneratedBytes(from) {
-  const tokens = [...$("completion").children];
-  let start = tokens.findIndex((el) => Number(el.dataset.step) >= from);
-  if (start < 0) return;
-  while (start > 0 && isByteToken(tokens[start - 1].dataset.tokenText ?? "")) start -= 1;
-  nameByteRuns(tokens.slice(start).map((el) => ({ el, text: el.dataset.tokenText ?? "" })));
-}
-
-/** Drops the generated tokens from `fork` on (a branch replaces them). */
-export function cutTokens(fork) {
-  for (const button of [...$("completion").children]) {
-    if (Number(button.dataset.step) >= fork) button.remove();
-  }
-}
-
-export function hideAlternatives() {
-  $("alternatives").hidden = true;
-}
-
-export function markSelected(index) {
-  for (const b of $("completion").querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.step === String(index)));
-}
-
-export function element(tag, text, className) {
-  const el = document.createElement(tag);
-  el.textContent = text;
-  if (className) el.className = className;
+/** Code-like text that may wrap after `(`, `,`, `::` and `{` but never inside a name. */
+function breakable(tag, text) {
+  const el = element(tag, "");
+  for (const part of text.split(/(?<=[(,{]|::)/)) el.append(part, document.createElement("wbr"));
   return el;
 }
 

@@ -27,7 +27,12 @@ async function compileWasm(url) {
   return WebAssembly.compile(await response.arrayBuffer());
 }
 
+/** The newest request of each kind that supersedes older ones (a token's alternatives while the
+ * reader moves through an answer): an older one still queued is dropped unanswered. */
+const newest = {};
+
 onmessage = ({ data }) => {
+  if (data.supersedes) newest[data.supersedes] = data.id;
   if (data.type === Request.trap && data.target === "draws") {
     splitDraws.trap();
     return;
@@ -47,6 +52,7 @@ onmessage = ({ data }) => {
 };
 
 async function handle(data, files) {
+  if (data.supersedes && newest[data.supersedes] !== data.id) return;
   switch (data.type) {
     case Request.load: return load(data, await files);
     case Request.render: return postMessage({ type: Reply.rendered, id: data.id, rendered: model().renderChat(data.chat) });
@@ -56,11 +62,8 @@ async function handle(data, files) {
     case Request.alternatives: return postMessage(alternatives(data));
     case Request.branch: return branch(data);
     case Request.restore: return restore(data);
-    case Request.speculate: return postMessage({
-      type: Reply.speculated, id: data.id,
-      result: model().speculate(data.chat, data.options, data.draft, data.blockSize),
-      curve: model().acceptanceCurve(data.chat, data.blockSize, Float64Array.from(data.temperatures)),
-    });
+    case Request.speculate: return speculate(data);
+    case Request.observe: return postMessage(observe(data));
     case Request.trap: return data.target === "memory" ? exhaustMemory() : trap();
     default: throw new Error(`unknown request type ${JSON.stringify(data.type)}`);
   }
@@ -134,7 +137,7 @@ function alternatives(request) {
     const of = (entry) => new Map(entry.support).get(token) ?? 0;
     return {
       type: Reply.alternatives, id, step, hf: top(report.hf), literal: top(report.literal), model: handle.candidates(8),
-      chosen: { hf: of(report.hf), literal: of(report.literal) },
+      chosen: { hf: of(report.hf), literal: of(report.literal), model: handle.modelProbability(token) },
     };
   });
 }
@@ -167,12 +170,62 @@ async function monteCarlo(request) {
   }
 }
 
+/** DFlash's loop a round per task, each round sent as it is made, so that a cancel gets through;
+ * then the expected acceptance curve (not for a run stopped early). */
+async function speculate({ id, chat, options, draft, blockSize, temperatures }) {
+  const run = model().startSpeculation(chat, options, draft, blockSize);
+  running = { id, cancelled: false };
+  let cancelled = false;
+  try {
+    for (;;) {
+      await nextTask();
+      if (running.cancelled) break;
+      const round = run.nextRound();
+      if (round === null) break;
+      const [done, total] = run.progress();
+      postMessage({ type: Reply.speculating, id, round, done, total });
+    }
+  } catch (e) {
+    run.free();
+    throw e;
+  } finally {
+    cancelled = running.cancelled;
+    running = null;
+  }
+  const result = run.finish();
+  const curve = cancelled ? null : model().acceptanceCurve(chat, blockSize, Float64Array.from(temperatures));
+  postMessage({ type: Reply.speculated, id, result, curve });
+}
+
 async function generate({ id, chat, options }) {
   const started = performance.now();
   generation?.free();
   generation = null;
   generation = model().startGeneration(chat, options);
   await decode(id, started, performance.now() - started, 0);
+}
+
+/** A generation apart from the page's (which stays as it is): its length, its end, and its first
+ * token outside transformers' distribution at that step, as the core's report of the step says. */
+function observe({ id, chat, options }) {
+  const run = model().generate(chat, options, () => true);
+  try {
+    const ids = run.generatedIds();
+    let firstOutsideHf = null;
+    for (let i = 0; i < ids.length && firstOutsideHf === null; i++) {
+      const step = run.stepAt(i);
+      try {
+        const { hf } = step.inspect(options.params, options.generationConfig);
+        if (hf.error) throw new Error(`transformers refuses these arguments: ${hf.error}`);
+        if (!hf.support.some(([token]) => token === ids[i])) firstOutsideHf = i;
+      } finally {
+        step.free();
+      }
+    }
+    return { type: Reply.observed, id, tokens: run.steps, finish: run.finish(), firstOutsideHf };
+  } finally {
+    run.free();
+  }
 }
 
 /** Another token at a generated step: the answer goes on from it. */

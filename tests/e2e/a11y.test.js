@@ -16,16 +16,19 @@ async function seriousViolations(page) {
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
 }
 
-for (const [name, query, colorScheme] of [
+for (const [name, query, colorScheme, viewport = { width: 1280, height: 800 }] of [
   ["the page", "", "light"],
   ["the page in dark mode", "", "dark"],
+  ["the page on a phone", "", "light", { width: 390, height: 844 }],
   ["the panels view", "?view=panels", "light"],
-  ["the embed", "?embed=1", "light"],
+  ["the panels view in dark mode", "?view=panels", "dark"],
+  ["the embed", "?embed=1", "light", { width: 720, height: 600 }],
   ["the exercises", "?exercises=default", "light"],
+  ["the ties lab", "?preset=ties&logits=3,2,2,1&params=%7B%22do_sample%22:true,%22top_k%22:2%7D", "light"],
 ]) {
   test(`axe: no serious or critical violation on ${name}`, async () => {
     // AxeBuilder needs a page of a context of its own.
-    const context = await browser.browser.newContext({ colorScheme, viewport: { width: 1280, height: 800 } });
+    const context = await browser.browser.newContext({ colorScheme, viewport });
     const page = await context.newPage();
     await page.goto(BASE + query);
     await waitReady(page).catch(() => page.getByTestId("model-status").filter({ hasText: /^ready$/ }).waitFor({ state: "attached" }));
@@ -56,7 +59,13 @@ test("keyboard only: tab to a preset, run it, generate, reach a generated token,
   await tabUntil((f) => f.id === "generate");
   await page.keyboard.press("Enter");
   await page.locator("#gen-stats").filter({ hasText: "tokens" }).waitFor({ timeout: 60_000 });
-  await tabUntil((f) => f.step === "2", 400);
+  // Generate hands the focus to the answer: one Tab reaches its first token, the arrows the rest.
+  assert.equal((await focused()).id, "completion");
+  await page.keyboard.press("Tab");
+  assert.equal((await focused()).step, "0");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  assert.equal((await focused()).step, "2");
   // Focus alone shows the token's alternatives, with the token itself among hf's.
   const tooltip = page.getByTestId("alternatives");
   await tooltip.filter({ hasText: "step 2" }).waitFor();

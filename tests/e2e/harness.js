@@ -90,6 +90,9 @@ export function cliGenerateIds(params, maxNewTokens) {
   return JSON.parse(/ids: (\[[\d, ]*\])/.exec(stderr)[1]);
 }
 
+/** The cause rules the core can name (`sampling-lab rules`), in its order. */
+export const cliRules = () => cli(["rules"]).stdout.trim().split("\n").map((line) => line.split("\t")[0]);
+
 function cli(args) {
   const run = spawnSync(CLI, args, { encoding: "utf8", maxBuffer: 256 << 20 });
   if (run.status !== 0) throw new Error(`sampling-lab ${args[0]} failed: ${run.stderr}`);

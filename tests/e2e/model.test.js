@@ -109,6 +109,8 @@ for (const [cause, event] of [["a panic", "sampling-lab:trap"], ["running out of
   await page.getByRole("button", { name: "top_k 0, top_p 0.9", exact: true }).click();
   await page.getByLabel("Panels").check();
   await page.locator("#show-transformers_js").uncheck();
+  // The figures of this chat and preset, not those of the chat the page opened with.
+  await page.locator("#effective-top_k").filter({ hasText: /→ 0 \(passed\)/ }).waitFor();
   const kept = await page.getByTestId("kept-hf").filter({ hasText: /^\d+$/ }).textContent();
   const before = { url: page.url(), params: await page.getByLabel(/generate\(\) keyword arguments/).inputValue() };
   await page.evaluate((name) => window.dispatchEvent(new Event(name)), event);
@@ -240,7 +242,9 @@ test("the page's speculative view shows every round, the histogram, the curve an
   await page.getByTestId("spec-status").filter({ hasText: /mean τ/ }).waitFor({ timeout: 120_000 });
   const rounds = await page.locator("#spec-rounds .spec-round").count();
   assert.ok(rounds >= 1);
-  assert.equal(await page.locator("#spec-rounds .bonus").count(), rounds, "one bonus token per round");
+  // One token of the target's own per round; the last round may end on the token limit first.
+  const own = await page.locator("#spec-rounds .bonus").count();
+  assert.ok(own >= rounds - 1 && own <= rounds, `${own} own tokens in ${rounds} rounds`);
   assert.match(await page.locator("#chart-tau").getAttribute("aria-label"), /T 0\.00: 16\.00/);
   // A rejected draft token opens the target's distribution there, the draft and the draw marked.
   await page.locator("#spec-rounds button.rejected").first().click();
