@@ -82,3 +82,48 @@ both! {
         assert!(BlockMatrix::from_qtensor(&q).unwrap().is_none());
     }
 }
+
+/// Splitting a product's rows over threads changes no bit: every output is one row's sum, by the
+/// same kernel in the same order, whichever thread computes it. Awkward shapes (a partial panel,
+/// rows not a multiple of the split) for decode (1 and 3 activation rows) and prompts' panels (5
+/// and 39 rows).
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn every_row_split_product_is_bit_equal_for_1_2_3_4_and_7_threads() {
+    use sampling_lab::model::pool;
+    pool::start(7);
+    for format in FORMATS {
+        for (rows, cols) in [(1003, 576), (4099, 1536), (44, 96)] {
+            let (m, _) = quantized(format, rows, cols);
+            for n in [1, 3, 5, 39] {
+                let x = activations(n, cols);
+                let xs: Vec<f32> = x.flatten_all().unwrap().to_vec1().unwrap();
+                // Natively a prompt would go to candle's matmul: the panels are called directly.
+                let product = |threads: usize| {
+                    pool::set_limit(threads);
+                    let mut y = vec![0f32; n * rows];
+                    if n <= DIRECT_ROWS {
+                        m.matvecs(&xs, &mut y);
+                    } else {
+                        m.matmul(&xs, &mut y);
+                    }
+                    y.iter().map(|v| v.to_bits()).collect::<Vec<u32>>()
+                };
+                let one = product(1);
+                for threads in [2, 3, 4, 7] {
+                    assert!(
+                        product(threads) == one,
+                        "{format:?} {rows}×{cols}, {n} rows: {threads} threads differ from 1"
+                    );
+                }
+            }
+        }
+    }
+    pool::set_limit(pool::MAX_THREADS);
+    let done = pool::rows_done();
+    assert_eq!(done.len(), 7);
+    assert!(
+        done.iter().all(|&rows| rows > 0),
+        "every thread computed rows: {done:?}"
+    );
+}

@@ -16,6 +16,8 @@ use candle_core::quantized::{GgmlDType, QTensor};
 use candle_core::{CpuStorage, CustomOp1, Device, Layout, Shape, Tensor};
 use half::f16;
 
+use super::pool;
+
 /// Values per block in both formats.
 const BLOCK: usize = 32;
 
@@ -25,6 +27,10 @@ const PANEL: usize = 8;
 /// Up to this many activation rows a matrix is applied row by row on its blocks; more (a
 /// prompt) go through dequantized panels, which amortise the dequantization over the rows.
 pub const DIRECT_ROWS: usize = 4;
+
+/// Matrix rows per range when a few activation rows are split over threads: 16 outputs fill a
+/// 64-byte cache line, so two threads never write the same line.
+const ROW_ALIGN: usize = 16;
 
 /// Whether a prompt goes through [`BlockMatrix::matmul`]'s panels: where the explicit simd128
 /// kernel exists, they beat dequantizing whole matrices for candle's matmul; natively (portable
@@ -132,6 +138,23 @@ impl BlockMatrix {
         (&self.factors[r * f..(r + 1) * f], &self.quants[r * q..(r + 1) * q])
     }
 
+    /// The rows of every part, one part after another: products that read the same input become
+    /// one product (one split over the threads instead of several). `None` unless the parts share
+    /// a format and a width.
+    pub fn stack(parts: &[&BlockMatrix]) -> Option<Self> {
+        let first = parts.first()?;
+        if parts.iter().any(|p| p.format != first.format || p.cols != first.cols) {
+            return None;
+        }
+        Some(BlockMatrix {
+            rows: parts.iter().map(|p| p.rows).sum(),
+            cols: first.cols,
+            format: first.format,
+            factors: parts.iter().flat_map(|p| p.factors.iter().copied()).collect(),
+            quants: parts.iter().flat_map(|p| p.quants.iter().copied()).collect(),
+        })
+    }
+
     /// Row `i` of the result is row `order[i]` of `self`.
     pub fn reorder_rows(&self, order: &[u32]) -> Self {
         let mut factors = Vec::with_capacity(self.factors.len());
@@ -174,24 +197,34 @@ impl BlockMatrix {
         Tensor::from_vec(self.dequantize_rows(&rows), (self.rows, self.cols), &Device::Cpu)
     }
 
-    /// `out[r] = Σ_j w[r][j] · x[j]` for one activation row `x`.
-    pub fn matvec(&self, x: &[f32], out: &mut [f32]) {
-        debug_assert_eq!((x.len(), out.len()), (self.cols, self.rows));
-        match self.format {
-            BlockFormat::Q8_0 => {
-                for (r, y) in out.iter_mut().enumerate() {
-                    let (d, q) = self.row(r);
-                    *y = kernels::q8_0_row_dot(d, q, x);
+    /// `out[t·rows + r] = Σ_j w[r][j] · xs[t·cols + j]` for a few activation rows (a decoded
+    /// token, a drafted block), each output one row's dot product on the blocks. The matrix rows
+    /// are split over the pool's threads.
+    pub fn matvecs(&self, xs: &[f32], out: &mut [f32]) {
+        let n = xs.len() / self.cols;
+        debug_assert_eq!((xs.len(), out.len()), (n * self.cols, n * self.rows));
+        // Q4_1's per-block sums of x, once per activation row, before the rows are split.
+        let sums: Vec<Vec<f32>> = match self.format {
+            BlockFormat::Q4_1 => xs
+                .chunks_exact(self.cols)
+                .map(|x| x.chunks_exact(BLOCK).map(|b| b.iter().sum()).collect())
+                .collect(),
+            BlockFormat::Q8_0 => Vec::new(),
+        };
+        let out = DisjointRows::new(out);
+        pool::for_rows(self.rows, ROW_ALIGN, &|rows| {
+            for (t, x) in xs.chunks_exact(self.cols).enumerate() {
+                // SAFETY: the pool's ranges are disjoint, so each call writes its own outputs.
+                let y = unsafe { out.slice(t * self.rows + rows.start, rows.len()) };
+                for (r, y) in rows.clone().zip(y) {
+                    let (f, q) = self.row(r);
+                    *y = match self.format {
+                        BlockFormat::Q8_0 => kernels::q8_0_row_dot(f, q, x),
+                        BlockFormat::Q4_1 => kernels::q4_1_row_dot(f, q, x, &sums[t]),
+                    };
                 }
             }
-            BlockFormat::Q4_1 => {
-                let sums: Vec<f32> = x.chunks_exact(BLOCK).map(|b| b.iter().sum()).collect();
-                for (r, y) in out.iter_mut().enumerate() {
-                    let (dm, q) = self.row(r);
-                    *y = kernels::q4_1_row_dot(dm, q, x, &sums);
-                }
-            }
-        }
+        });
     }
 
     /// `out[t][r] = Σ_j w[r][j] · xs[t][j]` for every activation row `t` of `xs` (a prompt).
@@ -200,22 +233,34 @@ impl BlockMatrix {
     /// side by side; every activation row then goes past the panel while it sits in cache, eight
     /// outputs per multiply-add. The dequantized matrix is never written out whole (4 bytes per
     /// weight, more than the arithmetic costs to read back), and each output is a plain sum over
-    /// `j` of dequantized weight times activation.
+    /// `j` of dequantized weight times activation. Whole panels are split over the pool's threads;
+    /// each writes its outputs into a buffer of its own, then into its rows of `out`.
     pub fn matmul(&self, xs: &[f32], out: &mut [f32]) {
-        debug_assert_eq!(xs.len() / self.cols * self.rows, out.len());
-        let mut rows = vec![0f32; PANEL * self.cols];
-        let mut panel = vec![0f32; PANEL * self.cols];
-        for first in (0..self.rows).step_by(PANEL) {
-            let count = PANEL.min(self.rows - first);
-            if count < PANEL {
-                rows.fill(0.0);
+        let n = xs.len() / self.cols;
+        debug_assert_eq!(n * self.rows, out.len());
+        let out = DisjointRows::new(out);
+        pool::for_rows(self.rows, PANEL, &|range| {
+            let width = range.len();
+            let mut rows = vec![0f32; PANEL * self.cols];
+            let mut panel = vec![0f32; PANEL * self.cols];
+            let mut own = vec![0f32; n * width];
+            for first in range.clone().step_by(PANEL) {
+                let count = PANEL.min(range.end - first);
+                if count < PANEL {
+                    rows.fill(0.0);
+                }
+                for (r, values) in rows.chunks_exact_mut(self.cols).take(count).enumerate() {
+                    self.dequantize_row(first + r, values);
+                }
+                kernels::interleave(&rows, self.cols, &mut panel);
+                let at = first - range.start;
+                kernels::panel_product(&panel, xs, &mut own, width, at..at + count);
             }
-            for (r, values) in rows.chunks_exact_mut(self.cols).take(count).enumerate() {
-                self.dequantize_row(first + r, values);
+            for (t, values) in own.chunks_exact(width).enumerate() {
+                // SAFETY: the pool's ranges are disjoint, so each call writes its own outputs.
+                unsafe { out.slice(t * self.rows + range.start, width) }.copy_from_slice(values);
             }
-            kernels::interleave(&rows, self.cols, &mut panel);
-            kernels::panel_product(&panel, xs, out, self.rows, first..first + count);
-        }
+        });
     }
 
     /// `x · wᵀ` over the last dimension of `x`. A few activation rows go row by row on the
@@ -253,15 +298,42 @@ impl CustomOp1 for BlockMatrix {
         let xs = &data[start..end];
         let mut out = vec![0f32; xs.len() / self.cols * self.rows];
         if xs.len() / self.cols <= DIRECT_ROWS {
-            for (x, y) in xs.chunks_exact(self.cols).zip(out.chunks_exact_mut(self.rows)) {
-                self.matvec(x, y);
-            }
+            self.matvecs(xs, &mut out);
         } else {
             self.matmul(xs, &mut out);
         }
         let mut shape = dims.to_vec();
         *shape.last_mut().unwrap() = self.rows;
         Ok((CpuStorage::F32(out), Shape::from(shape)))
+    }
+}
+
+/// An output buffer the pool's threads write in disjoint parts.
+struct DisjointRows {
+    ptr: *mut f32,
+    len: usize,
+}
+
+// SAFETY: threads only write through `slice`, whose callers take disjoint parts.
+unsafe impl Sync for DisjointRows {}
+
+impl DisjointRows {
+    fn new(out: &mut [f32]) -> Self {
+        DisjointRows {
+            ptr: out.as_mut_ptr(),
+            len: out.len(),
+        }
+    }
+
+    /// `out[start..start + len]`.
+    ///
+    /// # Safety
+    /// No two live slices may overlap.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn slice(&self, start: usize, len: usize) -> &mut [f32] {
+        assert!(start + len <= self.len, "rows {start}..{} of {}", start + len, self.len);
+        // SAFETY: in bounds (checked); disjoint from every other live slice (the caller's promise).
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.add(start), len) }
     }
 }
 

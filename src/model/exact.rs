@@ -64,15 +64,60 @@ impl Weight {
     }
 }
 
+/// Projections of the same input: one product where they are blocks of one format (the threads
+/// meet once instead of once per projection), else one product each.
+enum Stacked {
+    One { matrix: BlockMatrix, widths: Vec<usize> },
+    Apart(Vec<Weight>),
+}
+
+impl Stacked {
+    fn new(parts: Vec<Weight>) -> Self {
+        let blocks: Vec<&BlockMatrix> = parts
+            .iter()
+            .filter_map(|w| match w {
+                Weight::Blocks(b) => Some(b),
+                Weight::Dense(_) => None,
+            })
+            .collect();
+        match (blocks.len() == parts.len())
+            .then(|| BlockMatrix::stack(&blocks))
+            .flatten()
+        {
+            Some(matrix) => Stacked::One {
+                widths: blocks.iter().map(|b| b.rows()).collect(),
+                matrix,
+            },
+            None => Stacked::Apart(parts),
+        }
+    }
+
+    /// Each projection's `x · wᵀ`, in the order given to [`Stacked::new`].
+    fn apply(&self, x: &Tensor) -> Result<Vec<Tensor>> {
+        match self {
+            Stacked::One { matrix, widths } => {
+                let y = matrix.apply(x)?;
+                let mut at = 0;
+                let mut parts = Vec::with_capacity(widths.len());
+                for &width in widths {
+                    parts.push(y.narrow(candle_core::D::Minus1, at, width)?);
+                    at += width;
+                }
+                Ok(parts)
+            }
+            Stacked::Apart(weights) => weights.iter().map(|w| w.linear(x)).collect(),
+        }
+    }
+}
+
 struct Layer {
     attn_norm: Tensor,
-    q: Weight,
-    k: Weight,
-    v: Weight,
+    /// q, k and v.
+    qkv: Stacked,
     o: Weight,
     mlp_norm: Tensor,
-    gate: Weight,
-    up: Weight,
+    /// gate and up.
+    gate_up: Stacked,
     down: Weight,
 }
 
@@ -170,15 +215,17 @@ impl ExactLlama {
                 .collect::<Result<Vec<_>>>()?
                 .into_iter();
             let mut next = || w.next().expect("nine tensors per layer");
+            let attn_norm = next().vector()?;
+            let qkv = Stacked::new(vec![next(), next(), next()]);
+            let o = next();
+            let mlp_norm = next().vector()?;
+            let gate_up = Stacked::new(vec![next(), next()]);
             layers.push(Layer {
-                attn_norm: next().vector()?,
-                q: next(),
-                k: next(),
-                v: next(),
-                o: next(),
-                mlp_norm: next().vector()?,
-                gate: next(),
-                up: next(),
+                attn_norm,
+                qkv,
+                o,
+                mlp_norm,
+                gate_up,
                 down: next(),
             });
         }
@@ -228,7 +275,8 @@ impl ExactLlama {
             let h = candle_nn::ops::rms_norm(&x, &layer.attn_norm, eps)?;
             x = (self.attention(layer, &h, pos, kv)? + x)?;
             let h = candle_nn::ops::rms_norm(&x, &layer.mlp_norm, eps)?;
-            let gated = (candle_nn::ops::silu(&layer.gate.linear(&h)?)? * layer.up.linear(&h)?)?;
+            let [gate, up] = <[Tensor; 2]>::try_from(layer.gate_up.apply(&h)?).expect("gate and up");
+            let gated = (candle_nn::ops::silu(&gate)? * up)?;
             x = (layer.down.linear(&gated)? + x)?;
         }
         Ok(x)
@@ -241,9 +289,10 @@ impl ExactLlama {
             Ok(t.reshape((1, n, heads, head))?.transpose(1, 2)?.contiguous()?)
         };
         let (cos, sin) = (self.cos.narrow(0, pos, n)?, self.sin.narrow(0, pos, n)?);
-        let q = candle_nn::rotary_emb::rope(&split(layer.q.linear(h)?, hp.heads)?, &cos, &sin)?;
-        let k = candle_nn::rotary_emb::rope(&split(layer.k.linear(h)?, hp.kv_heads)?, &cos, &sin)?;
-        let v = split(layer.v.linear(h)?, hp.kv_heads)?;
+        let [q, k, v] = <[Tensor; 3]>::try_from(layer.qkv.apply(h)?).expect("q, k and v");
+        let q = candle_nn::rotary_emb::rope(&split(q, hp.heads)?, &cos, &sin)?;
+        let k = candle_nn::rotary_emb::rope(&split(k, hp.kv_heads)?, &cos, &sin)?;
+        let v = split(v, hp.kv_heads)?;
         let (k, v) = KvBuffer::append(kv, &k, &v)?;
         // Grouped-query attention without copying keys and values per query head: the query heads
         // that share a key head (consecutive, as transformers' repeat_kv pairs them) become rows

@@ -16,6 +16,7 @@ pub mod gguf;
 pub mod hub;
 pub mod hyper;
 pub mod llama;
+pub mod pool;
 pub mod tokenizer;
 
 pub use chat::{Chat, ChatTemplate, Message};

@@ -1,0 +1,340 @@
+//! A small pool of threads for the exact model's weight products: one call runs a closure over
+//! disjoint ranges of output rows, the caller taking the first range.
+//!
+//! Only output rows are split, never a dot product's sum: each output is computed by the same
+//! kernel in the same order whatever the number of threads, so the logits are bit-identical for
+//! any thread count. The pool runs natively (threads started by [`start`], for the tests) and in
+//! the threaded wasm build, where the helpers are Web Workers on the same shared memory that call
+//! [`register`] and then [`serve`]; the single-threaded wasm build runs every range inline.
+//!
+//! A helper spins a short while for the next job and then waits (`memory.atomic.wait32` in the
+//! browser, a futex natively): a machine with fewer free cores than threads slows down instead of
+//! spinning itself to a standstill. A helper that dies sets a word the caller checks while it
+//! waits ([`crashed`]), so that the caller fails instead of waiting forever.
+
+use std::ops::Range;
+
+/// At most this many threads, the caller included.
+pub const MAX_THREADS: usize = 16;
+
+/// The threads a product uses now: 1 without helpers.
+pub fn threads() -> usize {
+    imp::threads()
+}
+
+/// Runs `job` over `0..n` split into at most [`threads`] contiguous ranges, each starting at a
+/// multiple of `align` (a panel of rows, say), and returns once every range is done. The ranges
+/// never overlap, so `job` may write each range's outputs without a lock.
+pub fn for_rows(n: usize, align: usize, job: &(dyn Fn(Range<usize>) + Sync)) {
+    imp::for_rows(n, align, job)
+}
+
+/// Rows each thread has computed so far (the caller first), for tests and the page: a pool whose
+/// helpers never ran cannot pass for a threaded one.
+pub fn rows_done() -> Vec<usize> {
+    imp::rows_done()
+}
+
+/// Range `i` of `chunks` over `0..n` in units of `align`: as even as whole units allow.
+fn chunk(n: usize, align: usize, chunks: usize, i: usize) -> Range<usize> {
+    let units = n.div_ceil(align);
+    let at = |k: usize| (units * k / chunks * align).min(n);
+    at(i)..at(i + 1)
+}
+
+/// How many ranges `n` rows make with `threads` threads: no range is empty.
+fn chunks_for(n: usize, align: usize, threads: usize) -> usize {
+    threads.min(n.div_ceil(align)).max(1)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use imp::start;
+#[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
+pub use imp::{crashed, register, report_crash, serve, set_limit};
+
+/// The pool proper: natively and in the threaded wasm build.
+#[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
+mod imp {
+    use super::{chunk, chunks_for, MAX_THREADS};
+    use std::cell::UnsafeCell;
+    use std::ops::Range;
+    use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+    use std::sync::Mutex;
+
+    /// Spins before a thread waits: about the time a product of one matrix takes to hand out.
+    const SPIN: u32 = 4000;
+
+    /// The job being run: the closure (its lifetime erased: the caller waits for every helper
+    /// before it returns), the rows and their split.
+    #[derive(Clone, Copy)]
+    struct Job {
+        f: *const (dyn Fn(Range<usize>) + Sync + 'static),
+        n: usize,
+        align: usize,
+        chunks: usize,
+        generation: u32,
+    }
+
+    struct Slot(UnsafeCell<Option<Job>>);
+    // SAFETY: written by the leader only while no helper reads it (before the generation is
+    // published, after every helper has reported done), read by helpers after an Acquire load of
+    // the generation that published it.
+    unsafe impl Sync for Slot {}
+
+    struct Pool {
+        /// Helpers serving jobs; they all take part in each job (those without a range report
+        /// done at once).
+        helpers: AtomicUsize,
+        /// An upper bound on the threads a product uses (natively, for the tests).
+        limit: AtomicUsize,
+        /// Bumped for each job: helpers wait on it.
+        generation: AtomicU32,
+        /// Helpers that have not yet finished the current job: the leader waits on it.
+        pending: AtomicU32,
+        crashed: AtomicU32,
+        job: Slot,
+        rows: [AtomicUsize; MAX_THREADS],
+        /// One leader at a time; a second caller (another test thread) runs inline.
+        leader: Mutex<()>,
+    }
+
+    static POOL: Pool = Pool {
+        helpers: AtomicUsize::new(0),
+        limit: AtomicUsize::new(MAX_THREADS),
+        generation: AtomicU32::new(0),
+        pending: AtomicU32::new(0),
+        crashed: AtomicU32::new(0),
+        job: Slot(UnsafeCell::new(None)),
+        rows: [const { AtomicUsize::new(0) }; MAX_THREADS],
+        leader: Mutex::new(()),
+    };
+
+    pub fn threads() -> usize {
+        (1 + POOL.helpers.load(Ordering::Acquire)).min(POOL.limit.load(Ordering::Relaxed))
+    }
+
+    /// Caps the threads a product uses (at least 1); the helpers beyond it stay idle.
+    pub fn set_limit(threads: usize) {
+        POOL.limit.store(threads.clamp(1, MAX_THREADS), Ordering::Relaxed);
+    }
+
+    pub fn rows_done() -> Vec<usize> {
+        let n = 1 + POOL.helpers.load(Ordering::Acquire);
+        POOL.rows[..n].iter().map(|r| r.load(Ordering::Relaxed)).collect()
+    }
+
+    /// Whether a helper has died: the pool is then unusable and its caller fails.
+    pub fn crashed() -> bool {
+        POOL.crashed.load(Ordering::Acquire) != 0
+    }
+
+    /// A helper that died says so (the browser's pool worker, catching its instance's trap): a
+    /// caller waiting for it fails instead of waiting forever.
+    pub fn report_crash() {
+        POOL.crashed.store(1, Ordering::Release);
+        wake(&POOL.pending);
+    }
+
+    /// Takes a helper into the pool; its index (1, 2, …) is what it passes to [`serve`].
+    /// Registration waits for the running product to end, so a job's helper count never changes.
+    pub fn register() -> usize {
+        let _between_jobs = POOL.leader.lock().unwrap_or_else(|e| e.into_inner());
+        let index = POOL.helpers.load(Ordering::Relaxed) + 1;
+        assert!(index < MAX_THREADS, "at most {MAX_THREADS} threads");
+        POOL.helpers.store(index, Ordering::Release);
+        index
+    }
+
+    /// A helper's life: each job's range `index` (if the job has one), then the next job.
+    pub fn serve(index: usize) -> ! {
+        let mut seen = POOL.generation.load(Ordering::Acquire);
+        loop {
+            let now = wait_while(&POOL.generation, seen);
+            // SAFETY: published by the Acquire load of `generation` in `wait_while`; the leader
+            // does not replace it until this helper has decremented `pending`.
+            let job = unsafe { (*POOL.job.0.get()).expect("a job is published before its generation") };
+            debug_assert_eq!(job.generation, now);
+            seen = now;
+            if index < job.chunks {
+                let range = chunk(job.n, job.align, job.chunks, index);
+                POOL.rows[index].fetch_add(range.len(), Ordering::Relaxed);
+                // SAFETY: the leader keeps the closure alive until `pending` reaches 0.
+                run_helper_share(unsafe { &*job.f }, range);
+            }
+            if POOL.pending.fetch_sub(1, Ordering::AcqRel) == 1 {
+                wake(&POOL.pending);
+            }
+        }
+    }
+
+    /// Natively a helper's panic is caught and reported; in wasm a panic aborts the helper's
+    /// instance, and its worker reports it ([`report_crash`]).
+    fn run_helper_share(f: &(dyn Fn(Range<usize>) + Sync), range: Range<usize>) {
+        #[cfg(not(target_arch = "wasm32"))]
+        if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(range))).is_err() {
+            POOL.crashed.store(1, Ordering::Release);
+        }
+        #[cfg(target_arch = "wasm32")]
+        f(range);
+    }
+
+    pub fn for_rows(n: usize, align: usize, f: &(dyn Fn(Range<usize>) + Sync)) {
+        let align = align.max(1);
+        let chunks = chunks_for(n, align, threads());
+        let lock = match chunks {
+            1 => None,
+            _ => POOL.leader.try_lock().ok(),
+        };
+        let Some(_leading) = lock else {
+            POOL.rows[0].fetch_add(n, Ordering::Relaxed);
+            return f(0..n);
+        };
+        assert!(!crashed(), "a thread of the model's pool has crashed");
+        let helpers = POOL.helpers.load(Ordering::Acquire);
+        let generation = POOL.generation.load(Ordering::Relaxed).wrapping_add(1);
+        // SAFETY: the closure outlives the job: this function waits for every helper (or fails)
+        // before it returns, and the slot is cleared below.
+        let f_static: &'static (dyn Fn(Range<usize>) + Sync) = unsafe { std::mem::transmute(f) };
+        // SAFETY: no helper reads the slot between jobs (see `Slot`).
+        unsafe {
+            *POOL.job.0.get() = Some(Job {
+                f: f_static,
+                n,
+                align,
+                chunks,
+                generation,
+            });
+        }
+        POOL.pending.store(helpers as u32, Ordering::Relaxed);
+        POOL.generation.store(generation, Ordering::Release);
+        wake(&POOL.generation);
+        let first = chunk(n, align, chunks, 0);
+        POOL.rows[0].fetch_add(first.len(), Ordering::Relaxed);
+        f(first);
+        wait_for_helpers();
+        // SAFETY: every helper is done with the job.
+        unsafe {
+            *POOL.job.0.get() = None;
+        }
+        assert!(!crashed(), "a thread of the model's pool has crashed");
+    }
+
+    fn wait_for_helpers() {
+        for _ in 0..SPIN {
+            if POOL.pending.load(Ordering::Acquire) == 0 {
+                return;
+            }
+            std::hint::spin_loop();
+        }
+        loop {
+            let pending = POOL.pending.load(Ordering::Acquire);
+            if pending == 0 {
+                return;
+            }
+            assert!(!crashed(), "a thread of the model's pool has crashed");
+            wait(&POOL.pending, pending);
+        }
+    }
+
+    /// Waits until `word` is no longer `value` (a short spin, then a real wait); its new value.
+    fn wait_while(word: &AtomicU32, value: u32) -> u32 {
+        for _ in 0..SPIN {
+            let now = word.load(Ordering::Acquire);
+            if now != value {
+                return now;
+            }
+            std::hint::spin_loop();
+        }
+        loop {
+            let now = word.load(Ordering::Acquire);
+            if now != value {
+                return now;
+            }
+            wait(word, value);
+        }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn wait(word: &AtomicU32, value: u32) {
+        atomic_wait::wait(word, value);
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn wake(word: &AtomicU32) {
+        atomic_wait::wake_all(word);
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn wait(word: &AtomicU32, value: u32) {
+        // SAFETY: the address is a live, aligned u32 in the shared memory; wait32 only reads it.
+        unsafe {
+            core::arch::wasm32::memory_atomic_wait32(word.as_ptr() as *mut i32, value as i32, -1);
+        }
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn wake(word: &AtomicU32) {
+        // SAFETY: as in `wait`; notify wakes the waiters on the address, it writes nothing.
+        unsafe {
+            core::arch::wasm32::memory_atomic_notify(word.as_ptr() as *mut i32, u32::MAX);
+        }
+    }
+
+    /// Starts helpers natively until `threads` threads (the caller included) can run a product.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn start(threads: usize) {
+        static STARTED: Mutex<usize> = Mutex::new(1);
+        let mut started = STARTED.lock().unwrap_or_else(|e| e.into_inner());
+        while *started < threads.min(MAX_THREADS) {
+            let index = register();
+            std::thread::Builder::new()
+                .name(format!("pool-{index}"))
+                .spawn(move || serve(index))
+                .expect("a pool thread starts");
+            *started += 1;
+        }
+    }
+}
+
+/// The single-threaded wasm build: every range runs inline.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+mod imp {
+    use std::ops::Range;
+
+    pub fn threads() -> usize {
+        1
+    }
+
+    pub fn for_rows(n: usize, _align: usize, f: &(dyn Fn(Range<usize>) + Sync)) {
+        f(0..n)
+    }
+
+    pub fn rows_done() -> Vec<usize> {
+        Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ranges_cover_every_row_once_at_multiples_of_the_alignment() {
+        for (n, align) in [(1, 1), (7, 1), (1003, 8), (49152, 8), (960, 4), (5, 8)] {
+            for threads in 1..=9 {
+                let chunks = chunks_for(n, align, threads);
+                let ranges: Vec<_> = (0..chunks).map(|i| chunk(n, align, chunks, i)).collect();
+                assert_eq!(ranges.first().unwrap().start, 0);
+                assert_eq!(ranges.last().unwrap().end, n);
+                for pair in ranges.windows(2) {
+                    assert_eq!(pair[0].end, pair[1].start);
+                    assert_eq!(pair[1].start % align, 0);
+                }
+                assert!(
+                    ranges.iter().all(|r| !r.is_empty()),
+                    "{n} rows, {threads} threads: {ranges:?}"
+                );
+            }
+        }
+    }
+}
