@@ -17,8 +17,11 @@ test: setup model test-native test-wasm test-page test-transformers-js test-llam
 setup:
 	scripts/setup.sh
 
+# Both wasm builds: pkg/ (one thread, every browser) and pkg-threads/ (the exact model on a pool
+# of workers, where the page is cross-origin isolated).
 pkg:
 	scripts/build-wasm.sh
+	scripts/build-wasm-threads.sh
 
 model:
 	scripts/fetch-model.sh

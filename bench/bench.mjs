@@ -21,7 +21,7 @@ const ONLY = process.env.BENCH_SYSTEMS?.split(",").map((s) => s.trim());
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 /** URL prefix → folder; the bench page, the wasm build, the model and wllama's own files. */
-const MOUNTS = [["/page/pkg/", "pkg"], ["/page/models/", "models"], ["/page/", "www"],
+const MOUNTS = [["/page/pkg/", "pkg"], ["/page/pkg-threads/", "pkg-threads"], ["/page/models/", "models"], ["/page/", "www"],
   ["/pkg/", "pkg"], ["/models/", "models"], ["/wllama/", "node_modules/@wllama/wllama/esm"], ["/", "bench"]];
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
 

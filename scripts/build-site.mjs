@@ -33,16 +33,20 @@ function files(dir) {
 }
 
 /** The page's assets: www's scripts and styles (Chart.js vendored into www/vendor/ by the wasm
- * build), and the wasm package under pkg/. */
+ * build), and both wasm packages: pkg/ and the threaded pkg-threads/ (loaded where the host
+ * isolates the page). */
 function assets() {
   const www = files(join(ROOT, "www")).filter((f) => !PAGES.includes(f) && !f.startsWith("exercises/"))
     .map((f) => [f, join(ROOT, "www", f)]);
-  const pkg = files(join(ROOT, "pkg")).filter((f) => /\.(js|wasm)$/.test(f)).map((f) => [`pkg/${f}`, join(ROOT, "pkg", f)]);
-  return [...www, ...pkg].sort(([a], [b]) => a.localeCompare(b));
+  const packages = ["pkg", "pkg-threads"].flatMap((name) => files(join(ROOT, name)).filter((f) => /\.(js|wasm)$/.test(f))
+    .map((f) => [`${name}/${f}`, join(ROOT, name, f)]));
+  return [...www, ...packages].sort(([a], [b]) => a.localeCompare(b));
 }
 
 function build() {
-  if (!existsSync(join(ROOT, "pkg/sampling_lab_bg.wasm"))) throw new Error("no pkg/: run `make pkg` first");
+  for (const name of ["pkg", "pkg-threads"]) {
+    if (!existsSync(join(ROOT, name, "sampling_lab_bg.wasm"))) throw new Error(`no ${name}/: run \`make pkg\` first`);
+  }
   rmSync(OUT, { recursive: true, force: true });
   const list = assets();
   const hash = createHash("sha256");
@@ -114,6 +118,7 @@ function sizes(version) {
   const groups = new Map();
   for (const file of files(OUT)) {
     const group = file.startsWith(`assets/${version}/pkg/`) ? (file.endsWith(".wasm") ? "wasm" : "wasm glue (JS)")
+      : file.startsWith(`assets/${version}/pkg-threads/`) ? (file.endsWith(".wasm") ? "threaded wasm (isolated hosts only)" : "threaded wasm glue (JS)")
       : file.startsWith("assets/") ? (file.includes("/vendor/") ? "vendored: Chart.js, the exercise schema" : "page scripts and styles")
         : file.startsWith("models/") ? "default model" : file.startsWith("exercises/") ? "exercises" : "pages and _headers";
     const bytes = readFileSync(join(OUT, file));

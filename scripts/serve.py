@@ -1,4 +1,5 @@
-"""Serves the page on 127.0.0.1: www/ at /, the wasm-bindgen output at /pkg/, models at /models/.
+"""Serves the page on 127.0.0.1: www/ at /, the wasm-bindgen output at /pkg/ (and the threaded
+build's at /pkg-threads/), models at /models/.
 
 Any static host works for the page; this one adds the headers a careful host would send (wasm MIME
 type, a Content-Security-Policy, cross-origin isolation for threaded wasm).
@@ -12,7 +13,7 @@ import posixpath
 import urllib.parse
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MOUNTS = {"/pkg/": "pkg", "/models/": "models"}
+MOUNTS = {"/pkg/": "pkg", "/pkg-threads/": "pkg-threads", "/models/": "models"}
 CSP = (
     "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
     "style-src 'self'; img-src 'self' data: blob:; "

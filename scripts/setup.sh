@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what sampling-lab needs and skips what is already there: the wasm32 target (or Debian's
-# rustc-web fallback), wasm-bindgen-cli equal to the wasm-bindgen crate, the three browser engines
+# Installs what sampling-lab needs and skips what is already there: the wasm32 target and the std
+# sources the threaded build rebuilds std from (or Debian's rustc-web fallback, which has both), wasm-bindgen-cli equal to the wasm-bindgen crate, the three browser engines
 # the page is tested in (Chromium + ChromeDriver, Firefox ESR, WebKitGTK's WebDriver and an Xvfb
 # display for it), Debian's CJK and emoji fonts, and the npm dependencies from package-lock.json.
 set -euo pipefail
@@ -35,7 +35,10 @@ python3 -m pip --version >/dev/null 2>&1 || { say "installing pip"; apt_install 
 dpkg -s fonts-noto-cjk fonts-noto-color-emoji >/dev/null 2>&1 || { say "installing CJK and emoji fonts"; apt_install fonts-noto-cjk fonts-noto-color-emoji; }
 
 if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
-  :
+  if ! rustup component list --installed 2>/dev/null | grep -qx rust-src; then
+    say "adding rust-src (the threaded wasm build rebuilds std with atomics)"
+    rustup component add rust-src
+  fi
 elif rustup target add wasm32-unknown-unknown 2>/dev/null; then
   say "added the wasm32-unknown-unknown target"
 else

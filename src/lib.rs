@@ -5,6 +5,13 @@
 //! [`generation`] drives it step by step; [`logits_file`] reads logits from disk or bytes; [`untrusted`] is every entry point for outside input, as the fuzzers drive it; the
 //! `wasm` module (wasm32 only) is the thin `wasm-bindgen` edge the page's worker calls.
 
+// The threaded wasm build's pool waits with memory.atomic.wait32, whose intrinsic is not stable
+// yet; that build already needs RUSTC_BOOTSTRAP for -Zbuild-std (scripts/build-wasm-threads.sh).
+#![cfg_attr(
+    all(target_arch = "wasm32", target_feature = "atomics"),
+    feature(stdarch_wasm_atomic_wait)
+)]
+
 pub mod generation;
 pub mod logits_file;
 pub mod model;

@@ -28,7 +28,10 @@ import { judgingFailed, listenForExercises, observeFailed, showObserved, startEx
 const core = Promise.withResolvers();
 
 function startWorker() {
-  page.worker = new Worker(workerScript(new URL("./worker.js", import.meta.url)), { type: "module" });
+  // The pool's size travels in the worker's URL: the worker needs it before its first message.
+  const script = new URL("./worker.js", import.meta.url);
+  if (page.threads) script.searchParams.set("threads", String(page.threads));
+  page.worker = new Worker(workerScript(script), { type: "module" });
   page.worker.onmessage = ({ data }) => HANDLERS[data.type]?.(data);
   page.worker.onerror = (e) => crashed(`the worker failed: ${e.message}`);
   loadModel();
@@ -42,8 +45,9 @@ function crashed(message) {
 }
 
 const HANDLERS = {
-  [Reply.started]: ({ simd, rules, columns }) => {
+  [Reply.started]: ({ simd, threads, rules, columns }) => {
     $("model-info").dataset.simd = simd ? "on" : "off";
+    $("model-info").dataset.threads = String(threads);
     // A restarted worker lists the same columns: the page keeps what it built.
     if (!names().length) showCoreColumns(columns);
     core.resolve({ rules, columns: names() });
@@ -138,6 +142,7 @@ function setUp() {
   window.addEventListener("sampling-lab:trap", () => page.worker.postMessage({ type: Request.trap }));
   window.addEventListener("sampling-lab:trap-draws", () => page.worker.postMessage({ type: Request.trap, target: "draws" }));
   window.addEventListener("sampling-lab:trap-memory", () => page.worker.postMessage({ type: Request.trap, target: "memory" }));
+  window.addEventListener("sampling-lab:trap-pool", () => page.worker.postMessage({ type: Request.trap, target: "pool" }));
   buildParamsForm($("params-form"), () => {
     const { text, error } = paramsText();
     if (error) return showError(error);

@@ -1,10 +1,10 @@
-// Monte Carlo draws in chunks, shared by the model's worker (worker.js) and its draw worker
+// Monte Carlo draws in chunks, shared by the model's worker (worker.js) and its draw workers
 // (draws.js): a progress report and a chance to cancel between two chunks.
-import { monteCarlo } from "./pkg/sampling_lab.js";
 
-/** Part `part` of `parts` of the run for a draw job (worker.js's `drawJob`), as a wasm MonteCarloRun. */
-export function partOfRun(job, draws, seed, part, parts) {
-  return monteCarlo(job.logits, job.params, job.generationConfig, job.contextIds, draws, BigInt(seed), part, parts);
+/** Part `part` of `parts` of the run for a draw job (worker.js's `drawJob`), as a wasm
+ * MonteCarloRun of the caller's build (`wasm`: its bindings, either build draws the same). */
+export function partOfRun(wasm, job, draws, seed, part, parts) {
+  return wasm.monteCarlo(job.logits, job.params, job.generationConfig, job.contextIds, draws, BigInt(seed), part, parts);
 }
 
 /** Draws between two progress reports and chances to cancel: a draw takes 1–2 ms, and a worker

@@ -1,7 +1,7 @@
-// The draw worker: the second half of each Monte Carlo run, on a core of its own, for the model's
-// worker (worker.js). It holds no model: a draw job (the step's logits, context and parameters)
-// is all it needs, and its counts are added to the worker's half. Protocol: protocol.js.
-import init, { trap } from "./pkg/sampling_lab.js";
+// A draw worker: its part of each Monte Carlo run, on a core of its own, for the model's worker
+// (worker.js). It holds no model: a draw job (the step's logits, context and parameters)
+// is all it needs, and its counts are added to the worker's. Protocol: protocol.js.
+import * as wasm from "./pkg/sampling_lab.js";
 import { DrawReply, DrawRequest } from "./protocol.js";
 import { drawAll, partOfRun } from "./drawing.js";
 
@@ -11,10 +11,10 @@ let queue = Promise.resolve();
 
 onmessage = ({ data }) => {
   if (data.type === DrawRequest.init) {
-    ready = init({ module_or_path: data.module });
+    ready = wasm.default({ module_or_path: data.module });
     return;
   }
-  if (data.type === DrawRequest.trap) return trap();
+  if (data.type === DrawRequest.trap) return wasm.trap();
   if (data.type === DrawRequest.cancel) {
     if (running?.id === data.id) running.cancelled = true;
     return;
@@ -25,8 +25,8 @@ onmessage = ({ data }) => {
 };
 
 async function draw({ id, job, draws, seed, part, parts }) {
-  await (ready ??= init());
-  const run = partOfRun(job, draws, seed, part, parts);
+  await (ready ??= wasm.default());
+  const run = partOfRun(wasm, job, draws, seed, part, parts);
   running = { id, cancelled: false };
   try {
     const onProgress = (done, total) => postMessage({ type: DrawReply.progress, id, done, total });

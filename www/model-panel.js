@@ -41,7 +41,7 @@ export function showModelReady({ info, vocabulary, timings }) {
   $("model-name").textContent = modelName(page.source);
   $("model-name").title = `the file's own name: ${info.name}`;
   $("model-info").textContent =
-    `${info.weights} · ${info.precision} · SIMD ${$("model-info").dataset.simd} · loaded${from} in ${seconds} s`;
+    `${info.weights} · ${info.precision}${threadsNote(info.precision)} · SIMD ${$("model-info").dataset.simd} · loaded${from} in ${seconds} s`;
 }
 
 /** The model as its users name it: the file name without `.gguf`, its quantization after a dot
@@ -57,6 +57,13 @@ export function loadFailed() {
   setBusy(!page.modelReady);
   setStatus(page.modelReady ? "ready" : "failed");
   if (page.loadedSource) page.source = page.loadedSource;
+}
+
+/** How many threads the precision runs on: the exact model's products use the pool (the threaded
+ * build, where the page is cross-origin isolated); fast precision is candle's, one thread. */
+function threadsNote(precision) {
+  const threads = Number($("model-info").dataset.threads) || 1;
+  return precision === "exact" ? ` · ${threads} ${threads === 1 ? "thread" : "threads"}` : " · 1 thread";
 }
 
 export function listenForModels() {

@@ -33,11 +33,15 @@
 //                                               `id` between two tokens, chunks of draws or rounds
 //   trap        { target }                      aborts the wasm as a Rust panic does (recovery tests),
 //                                               or with target "memory" by exhausting its memory;
-//                                               the worker's, or with target "draws" at once the
-//                                               draw worker's (its half of a run is then drawn here)
+//                                               the worker's, or with target "draws" at once a
+//                                               draw worker's (its part of a run is then drawn
+//                                               here), or with target "pool" a pool worker's in
+//                                               the middle of a product (the threaded build)
 //
 // worker → page
-//   started     { simd, rules, columns }        the wasm is instantiated (rules: the core's cause
+//   started     { simd, threads, rules, columns }
+//                                               the wasm is instantiated (threads: the exact
+//                                               model's, 1 in the single-threaded build; rules: the core's cause
 //                                               names, for exercise sets; columns: the core's
 //                                               columns, [{name, label, short, definition, code,
 //                                               draws}], in the report's order); no model yet

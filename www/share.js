@@ -9,7 +9,7 @@ import { $ } from "./view.js";
 
 function currentState() {
   const state = {
-    preset: page.preset, embed: page.embed, step: page.step, log: $("log-scale").checked, exercises: page.exercises.path,
+    preset: page.preset, embed: page.embed, threads: page.threads, step: page.step, log: $("log-scale").checked, exercises: page.exercises.path,
     task: page.exercises.index, teacher: page.exercises.teacher, view: page.view, cols: page.cols, model: linkedModel(),
   };
   state.gen = page.step !== null && page.generationParams !== $("params").value ? page.generationParams : "";
@@ -48,6 +48,7 @@ export function restoreState() {
   page.preset = state.preset;
   $("log-scale").checked = state.log;
   page.embed = state.embed;
+  page.threads = state.threads;
   page.exercises.teacher = state.teacher;
   page.view = state.view;
   page.cols = state.cols;

@@ -26,6 +26,9 @@ export const DEFAULTS = Object.freeze({
   step: null,
   log: false,
   embed: false,
+  /** The exact model's threads where the page is cross-origin isolated: 0 for one fewer than the
+   * machine's cores (at most 8). */
+  threads: 0,
   /** "overlay" (every column on one chart) or "panels" (a chart per column). */
   view: "overlay",
   /** The columns shown, comma-separated: "" for every column, "none" for none. */
@@ -73,6 +76,7 @@ const FIELDS = {
   step: (raw) => integer(raw, 0, 8191),
   log: flag,
   embed: flag,
+  threads: (raw) => integer(raw, 0, 8),
   view: (raw) => {
     if (!VIEWS.includes(raw)) throw new Error(`must be one of ${VIEWS.join(", ")}`);
     return raw;

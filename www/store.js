@@ -17,6 +17,8 @@ export const page = Object.seal({
   /** The URL state's parts that live outside the inputs. */
   preset: DEFAULTS.preset,
   embed: DEFAULTS.embed,
+  /** The exact model's threads a link asked for (0: the worker's default). */
+  threads: DEFAULTS.threads,
   /** How the distributions are drawn, and which columns are shown. */
   view: DEFAULTS.view,
   cols: DEFAULTS.cols,

@@ -1,11 +1,19 @@
 // Owns the wasm instance and the loaded model; answers the page's requests (protocol.js).
-import init, { Lab, causeRules, columns, exhaustMemory, inspect as inspectLogits, parseLogits, simd, trap } from "./pkg/sampling_lab.js";
+//
+// Where the page is cross-origin isolated, it runs the threaded build (pkg-threads/) and starts
+// the exact model's pool: `threads` workers in all, itself included — the page's `?threads=N`
+// (passed in this script's URL), else one fewer than the machine's cores, 1 to 8. Elsewhere it
+// runs the single-threaded build (pkg/), which is the same arithmetic, bit for bit. The draw
+// workers always run pkg/: they need no shared memory.
 import { Reply, Request } from "./protocol.js";
 import { nextTask } from "./drawing.js";
 import { SplitDraws } from "./split-draws.js";
 import { fetchSource } from "./model-files.js";
+import { workerScript } from "./trusted.js";
 
-/** @type {Lab | null} */
+/** @type {import("./pkg/sampling_lab.js")} the build's bindings, once loaded */
+let wasm = null;
+/** @type {import("./pkg/sampling_lab.js").Lab | null} */
 let lab = null;
 /** Every token's display text, by id, of the loaded model. */
 let vocabulary = [];
@@ -14,10 +22,68 @@ let generation = null;
 let running = null; // { id, cancelled, onCancel? } while a generation or Monte Carlo run is going
 let queue = Promise.resolve();
 
-/** The compiled wasm, instantiated here and handed to the draw worker, which then skips compiling. */
-const wasmModule = compileWasm(new URL("./pkg/sampling_lab_bg.wasm", import.meta.url));
-const ready = wasmModule.then((module) => init({ module_or_path: module })).then(() => postMessage({ type: Reply.started, simd: simd(), rules: causeRules(), columns: columns() }));
-const splitDraws = new SplitDraws(wasmModule);
+/** Whether wasm threads can run here: cross-origin isolated, and shared memory exists (WebKitGTK
+ * is isolated without it). */
+const THREADED = self.crossOriginIsolated === true && sharedMemory();
+const THREADS = THREADED ? threadCount(new URL(self.location.href).searchParams.get("threads")) : 1;
+
+function sharedMemory() {
+  try {
+    return new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true }).buffer instanceof SharedArrayBuffer;
+  } catch {
+    return false;
+  }
+}
+
+/** The pool's size: the page's choice, else one fewer than the cores (a core for the page). */
+function threadCount(asked) {
+  const wanted = Number(asked) || (navigator.hardwareConcurrency ?? 2) - 1;
+  return Math.min(8, Math.max(1, Math.floor(wanted)));
+}
+
+/** The single-threaded build's module: the draw workers' (they need no shared memory). */
+let drawModule = null;
+const singleThreaded = () => (drawModule ??= compileWasm(new URL("./pkg/sampling_lab_bg.wasm", import.meta.url)));
+const ready = start().then(() => postMessage({
+  type: Reply.started, simd: wasm.simd(), threads: wasm.threads(), rules: wasm.causeRules(), columns: wasm.columns(),
+}));
+const splitDraws = new SplitDraws(() => wasm, singleThreaded);
+
+/** Loads the threaded build and starts its pool where threads can run, else (or if it fails to
+ * load) the single-threaded build: the same arithmetic, bit for bit. */
+async function start() {
+  if (THREADED) {
+    try {
+      const module = await compileWasm(new URL("./pkg-threads/sampling_lab_bg.wasm", import.meta.url));
+      const bindings = await import("./pkg-threads/sampling_lab.js");
+      const exports = await bindings.default({ module_or_path: module });
+      wasm = bindings;
+      await startPool(module, exports.memory);
+      return;
+    } catch (e) {
+      console.warn(`the threaded build did not load (${e?.message ?? e}); running on one thread`);
+    }
+  }
+  const bindings = await import("./pkg/sampling_lab.js");
+  await bindings.default({ module_or_path: await singleThreaded() });
+  wasm = bindings;
+}
+
+/** Starts the pool's workers on this instance's shared memory and waits until each has joined
+ * (a worker blocked in a product could not let them start). One that fails to start is left out. */
+async function startPool(module, memory) {
+  const joined = Array.from({ length: THREADS - 1 }, () => new Promise((resolve) => {
+    const helper = new Worker(workerScript(new URL("./pool-worker.js", import.meta.url)), { type: "module" });
+    helper.onmessage = ({ data }) => resolve(data);
+    helper.onerror = (e) => {
+      e.preventDefault();
+      resolve({ failed: e.message });
+    };
+    helper.postMessage({ module, memory });
+  }));
+  const answers = await Promise.all(joined);
+  for (const { failed } of answers) if (failed) console.warn(`a pool worker did not start: ${failed}`);
+}
 
 async function compileWasm(url) {
   const response = await fetch(url);
@@ -64,7 +130,7 @@ async function handle(data, files) {
     case Request.restore: return restore(data);
     case Request.speculate: return speculate(data);
     case Request.observe: return postMessage(observe(data));
-    case Request.trap: return data.target === "memory" ? exhaustMemory() : trap();
+    case Request.trap: return data.target === "memory" ? wasm.exhaustMemory() : data.target === "pool" ? wasm.trapPool() : wasm.trap();
     default: throw new Error(`unknown request type ${JSON.stringify(data.type)}`);
   }
 }
@@ -95,8 +161,8 @@ async function load({ id, precision }, files) {
   const started = performance.now();
   // Parsed before the running model is dropped: a file that fails to load leaves it working.
   const loaded = files.gguf
-    ? Lab.fromGguf(files.gguf, precision)
-    : Lab.fromHub(files.config, files.weights, files.tokenizer, files.tokenizerConfig, files.generationConfig);
+    ? wasm.Lab.fromGguf(files.gguf, precision)
+    : wasm.Lab.fromHub(files.config, files.weights, files.tokenizer, files.tokenizerConfig, files.generationConfig);
   generation?.free();
   generation = null;
   lab?.free();
@@ -107,7 +173,7 @@ async function load({ id, precision }, files) {
 }
 
 /** The synthetic logits a request carries (comma-separated text), read by the core's parser. */
-const syntheticLogits = (text) => parseLogits(new TextEncoder().encode(`[${text}]`));
+const syntheticLogits = (text) => wasm.parseLogits(new TextEncoder().encode(`[${text}]`));
 
 /** The step a request is about — a generated token, else the token after the chat — as one
  * handle whatever the step, freed after `use`. */
@@ -122,7 +188,7 @@ function withStep({ chat, step }, use) {
 
 function inspect(request) {
   const { params, generationConfig, logits } = request;
-  if (logits) return inspectLogits(syntheticLogits(logits), params, generationConfig, new Uint32Array());
+  if (logits) return wasm.inspect(syntheticLogits(logits), params, generationConfig, new Uint32Array());
   return withStep(request, (handle) => handle.inspect(params, generationConfig));
 }
 

@@ -7,10 +7,12 @@
 
 mod lab;
 mod logits;
+mod pool;
 mod step;
 
 pub use lab::{Generation, Lab, SpeculationRun};
 pub use logits::{inspect, monte_carlo, parse_logits, DrawJob, MonteCarloRun};
+pub use pool::{pool_rows, threaded, threads, trap_pool};
 pub use step::StepLogits;
 
 use crate::sampling::columns::{self, causes::Rule};

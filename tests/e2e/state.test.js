@@ -37,6 +37,7 @@ const INVARIANTS = {
   step: (v) => v === null || whole(0, 8191)(v),
   log: (v) => typeof v === "boolean",
   embed: (v) => typeof v === "boolean",
+  threads: whole(0, 8),
   view: (v) => v === "overlay" || v === "panels",
   cols: (v) => v === "" || v === "none" || v.split(",").every((c) => NAME.test(c)),
 };

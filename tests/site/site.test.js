@@ -64,6 +64,8 @@ for (const [where, prefix] of [["the root", "/"], ["a sub-path", "/docs/sampling
       const snippet = await page.getByLabel("Link to this state").inputValue();
       assert.match(snippet, new RegExp(`<iframe src="${site.url.replace(/[.?/]/g, "\\$&")}\\?[^"]*embed=1`));
       assert.ok(site.requests.some((r) => /^GET .*\/assets\/[0-9a-f]{12}\/pkg\/sampling_lab_bg\.wasm$/.test(r)), "the wasm comes from the versioned folder");
+      assert.ok(!site.requests.some((r) => r.includes("pkg-threads")), "without isolation the threaded build is not fetched");
+      assert.match(await page.locator("#model-info").textContent(), /exact · 1 thread ·/);
       assert.deepEqual(errors, []);
     } finally {
       await context.close();
@@ -84,6 +86,7 @@ test("with its _headers the host isolates the page, sends its policy, and caches
     await page.getByTestId("kept-hf").filter({ hasText: /^24$/ }).waitFor();
     assert.equal(await page.evaluate(() => crossOriginIsolated), true);
     const wasm = site.requests.find((r) => r.endsWith("sampling_lab_bg.wasm")).split(" ")[1];
+    assert.match(wasm, /\/pkg-threads\//, "isolated, the page runs the threaded build");
     const asset = await page.evaluate(async (path) => (await fetch(path, { method: "HEAD" })).headers.get("cache-control"), wasm);
     assert.equal(asset, "public, max-age=31536000, immutable");
     assert.deepEqual(errors, []);
