@@ -101,6 +101,9 @@ mod imp {
         crashed: AtomicU32,
         job: Slot,
         rows: [AtomicUsize; MAX_THREADS],
+        /// The generation each helper joined at: the jobs it owes a share of are the later ones,
+        /// even those published before its thread first reaches [`serve`].
+        joined: [AtomicU32; MAX_THREADS],
         /// One leader at a time; a second caller (another test thread) runs inline.
         leader: Mutex<()>,
     }
@@ -113,6 +116,7 @@ mod imp {
         crashed: AtomicU32::new(0),
         job: Slot(UnsafeCell::new(None)),
         rows: [const { AtomicUsize::new(0) }; MAX_THREADS],
+        joined: [const { AtomicU32::new(0) }; MAX_THREADS],
         leader: Mutex::new(()),
     };
 
@@ -148,13 +152,17 @@ mod imp {
         let _between_jobs = POOL.leader.lock().unwrap_or_else(|e| e.into_inner());
         let index = POOL.helpers.load(Ordering::Relaxed) + 1;
         assert!(index < MAX_THREADS, "at most {MAX_THREADS} threads");
+        let now = POOL.generation.load(Ordering::Acquire);
+        POOL.joined[index].store(now, Ordering::Relaxed);
         POOL.helpers.store(index, Ordering::Release);
         index
     }
 
     /// A helper's life: each job's range `index` (if the job has one), then the next job.
     pub fn serve(index: usize) -> ! {
-        let mut seen = POOL.generation.load(Ordering::Acquire);
+        // Not the generation now: a job published between `register` and this call already
+        // counts this helper in `pending`, and reading it as seen would leave its leader waiting.
+        let mut seen = POOL.joined[index].load(Ordering::Relaxed);
         loop {
             let now = wait_while(&POOL.generation, seen);
             // SAFETY: published by the Acquire load of `generation` in `wait_while`; the leader
