@@ -7,7 +7,7 @@ WASM_TEST_ENV = CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=120
 MODEL ?=
 MODEL_SHA256 ?=
 
-.PHONY: demo test setup pkg model site serve test-native test-wasm test-page test-transformers-js test-llama-cpp test-site test-browsers fixtures bench fuzz
+.PHONY: demo test setup pkg model site serve test-native test-wasm test-page test-transformers-js test-llama-cpp test-site test-browsers fixtures onnx bench fuzz
 
 demo: setup pkg model
 	python3 scripts/serve.py --port $(PORT)
@@ -70,8 +70,9 @@ test-site: site
 test-browsers: site
 	npm run --silent test:browsers
 
-# Speed and memory, side by side with wllama (llama.cpp's wasm) in the same browser: a table and
-# target/bench/latest.json. Not a test: figures are printed, never asserted.
+# Speed and memory, side by side with wllama (llama.cpp's wasm) and transformers.js in the same
+# browser, at 1 and 2 threads: tables, the issue's ratios and target/bench/latest.json. Not a test:
+# figures are printed, never asserted. transformers.js needs `make onnx` first (skipped without).
 bench: setup pkg model
 	cargo build --release --locked --bin sampling-lab
 	node bench/bench.mjs
@@ -81,6 +82,11 @@ bench: setup pkg model
 # replays every input a fuzzer stopped on (tests/untrusted.rs).
 fuzz: model
 	scripts/fuzz.sh
+
+# The default GGUF as ONNX (fp32 and q8) for the bench's transformers.js system, under target/onnx:
+# the transformers reference (as `make fixtures` installs it) plus optimum's exporter.
+onnx: setup model
+	scripts/export-onnx.sh
 
 # Regenerates tests/fixtures/ with real transformers (≈4 GB install, once; the tests do not need it).
 fixtures: model

@@ -1,29 +1,41 @@
-// `make bench`: the wasm build in headless Chromium, the native build, and wllama (llama.cpp's
-// wasm) in the same browser on the same GGUF and chat, single thread, each figure measured at
-// least 3 times on an idle machine. Prints a table and writes target/bench/latest.json.
+// `make bench`: this crate's wasm builds in headless Chromium (one thread, and the threaded exact
+// build at 1, 2 and — with ≥ 4 cores — 4 threads), the native build, and the peers people pick in
+// the same browser: wllama (llama.cpp's wasm) and transformers.js (onnxruntime-web's CPU backend,
+// fp32 and q8), each at 1 and 2 threads, on the same GGUF weights and chat; each figure measured
+// at least 3 times on an idle machine. Prints a table, whether the greedy answers agree, and
+// writes target/bench/latest.json.
 import { spawnSync } from "node:child_process";
-import { createReadStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
-import { extname, join, normalize } from "node:path";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
+import { ISOLATED, serveStatic } from "../scripts/static-server.mjs";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const MODEL = "models/SmolLM2-135M-Instruct.Q4_1.gguf";
 const QUESTION = "How do you say thank you in Chinese?";
+/** What long contexts cost: ~600 tokens of prose, prefilled by every system. */
+const LONG_PROMPT = Array.from({ length: 19 }, (_, i) =>
+  `Paragraph ${i + 1}: a language model turns its last hidden state into logits, one per token of the vocabulary, and a sampler keeps some of them.`).join(" ");
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const NEW_TOKENS = 128;
 // Draws per port: enough for a stable rate; the cost of more draws scales linearly.
 const DRAWS = 5_000;
-/** `BENCH_SYSTEMS=wasm,wllama` measures only those (all by default). */
+/** `BENCH_SYSTEMS=wasm,wllama` measures only those (all by default; a prefix picks a family). */
 const ONLY = process.env.BENCH_SYSTEMS?.split(",").map((s) => s.trim());
+const CORES = cpus().length;
+/** transformers.js's model folder, as `make onnx` writes it. */
+const ONNX = "target/onnx";
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-/** URL prefix → folder; the bench page, the wasm build, the model and wllama's own files. */
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  // measureUserAgentSpecificMemory() at once rather than at the next garbage collection.
+  "--enable-blink-features=ForceEagerMeasureMemory"];
+/** URL prefix → folder: the page and both wasm builds, the model, the peers' own files, the bench. */
 const MOUNTS = [["/page/pkg/", "pkg"], ["/page/pkg-threads/", "pkg-threads"], ["/page/models/", "models"], ["/page/", "www"],
-  ["/pkg/", "pkg"], ["/models/", "models"], ["/wllama/", "node_modules/@wllama/wllama/esm"], ["/", "bench"]];
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+  ["/pkg/", "pkg"], ["/models/", "models"], ["/wllama/", "node_modules/@wllama/wllama/esm"],
+  ["/tjs/", "node_modules/@huggingface/transformers/dist"], ["/ort/", "node_modules/onnxruntime-web/dist"],
+  ["/onnx/", ONNX], ["/", "bench"]].map(([prefix, folder]) => [prefix, join(ROOT, folder)]);
 
 /** Share of all cores busy over the next `ms` milliseconds (from the kernel's CPU times). */
 async function busyShare(ms) {
@@ -47,41 +59,20 @@ async function waitForIdle(label) {
   }
 }
 
-function serve() {
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-    const [prefix, folder] = MOUNTS.find(([p]) => path.startsWith(p));
-    const file = normalize(join(ROOT, folder, path.slice(prefix.length) || "index.html"));
-    if (!file.startsWith(join(ROOT, folder)) || !existsSync(file) || statSync(file).isDirectory()) {
-      res.writeHead(404).end();
-      return;
-    }
-    // Cross-origin isolation, as a host serving threaded wasm would send (wllama checks for it).
-    res.writeHead(200, {
-      "Content-Type": TYPES[extname(file)] ?? "application/octet-stream",
-      "Content-Length": statSync(file).size,
-      "Cross-Origin-Opener-Policy": "same-origin",
-      "Cross-Origin-Embedder-Policy": "require-corp",
-    });
-    createReadStream(file).pipe(res);
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
-}
-
 /** One run of every figure of `system` in a fresh page. */
 async function browserRun(browser, base, system) {
   const page = await browser.newPage();
   page.on("pageerror", (e) => process.stderr.write(`bench page: ${e.message}\n`));
   await page.goto(`${base}bench.html`);
   const result = await page.evaluate(([system, options]) => window.measure(system, options),
-    [system, { model: `${base}${MODEL}`, question: QUESTION, newTokens: NEW_TOKENS, draws: DRAWS }]);
+    [system, { model: `${base}${MODEL}`, question: QUESTION, newTokens: NEW_TOKENS, draws: DRAWS, longPrompt: LONG_PROMPT }]);
   await page.close();
   return result;
 }
 
 /** The page itself, as a user meets it: open with an empty cache until the first chart, reload
- * (the model now comes from Cache Storage) until the first chart again, then draw both ports
- * (on two draw workers) for the reference settings. */
+ * (the model now comes from Cache Storage) until the first chart again, then draw every drawing
+ * column (on the page's own draw workers) for the reference settings. */
 async function pageRun(browser, base) {
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -116,81 +107,151 @@ function summary(runs) {
   const out = {};
   for (const key of Object.keys(runs[0])) {
     const values = runs.map((r) => r[key]).filter((v) => typeof v === "number").sort((a, b) => a - b);
-    if (values.length) out[key] = { min: values[0], median: values[Math.floor(values.length / 2)], max: values[values.length - 1] };
+    if (values.length && key !== "threads") out[key] = { min: values[0], median: values[Math.floor(values.length / 2)], max: values[values.length - 1] };
   }
   return out;
 }
 
-async function measure(label, once) {
+/** `RUNS` runs of one system: its figures' medians and ranges, its threads, its greedy answer. */
+async function measure(label, threads, once) {
   const runs = [];
   for (let i = 0; i < RUNS; i++) {
     await waitForIdle(label);
     runs.push(await once());
   }
-  return summary(runs);
+  return { label, threads: runs[0].threads ?? threads, ...summary(runs), ...(runs[0].text !== undefined && { text: runs[0].text }) };
 }
 
-function table(systems) {
-  const figures = ["load_s", "prefill_s", "decode_tok_s", "inspect_ms", "draws_per_s", "peak_memory_mb",
-    "cold_first_chart_s", "cached_first_chart_s", "tau_greedy", "spec_over_plain_greedy", "tau_lookup", "spec_over_plain_lookup"];
-  const wllama = systems.wllama ?? {};
-  const lines = [`| system | ${figures.join(" | ")} |`, `|---|${figures.map(() => "---").join("|")}|`];
-  for (const [name, figs] of Object.entries(systems)) {
-    const cells = figures.map((f) => {
-      if (!figs[f]) return "–";
-      const { min, median, max } = figs[f];
-      const ratio = wllama[f] && name !== "wllama" ? ` (×${(median / wllama[f].median).toFixed(2)})` : "";
-      return `${fmt(median)} [${fmt(min)}–${fmt(max)}]${ratio}`;
-    });
-    lines.push(`| ${name} | ${cells.join(" | ")} |`);
+/** Every system of this run: [key, label, threads, one run]. */
+function systemsToRun(browser, base) {
+  const inBrowser = (system) => () => browserRun(browser, base, system);
+  const list = [
+    ["page", "the page (its own draw workers)", undefined, () => pageRun(browser, base)],
+    ["wasm", "wasm exact (pkg/, page thread)", 1, inBrowser({ kind: "wasm", precision: "exact" })],
+    ["wasm_fast", "wasm fast (pkg/, page thread)", 1, inBrowser({ kind: "wasm", precision: "fast" })],
+  ];
+  for (const threads of [1, 2, ...(CORES >= 4 ? [4] : [])]) {
+    list.push([`wasm-mt@${threads}`, "wasm exact (pkg-threads/, worker)", threads, inBrowser({ kind: "worker", build: "threads", threads })]);
+  }
+  list.push(["wllama@1", "wllama 3.13 (llama.cpp wasm)", 1, inBrowser({ kind: "wllama", threads: 1 })]);
+  list.push(["wllama-mt@2", "wllama 3.13 multi-thread", 2, inBrowser({ kind: "wllama", threads: 2 })]);
+  if (existsSync(join(ROOT, ONNX, "SmolLM2-135M-Instruct/onnx/model.onnx"))) {
+    for (const dtype of ["fp32", "q8"]) {
+      for (const threads of [1, 2]) {
+        list.push([`transformers-js-${dtype}@${threads}`, `transformers.js 4.3 ${dtype} (WASM)`, threads,
+          inBrowser({ kind: "transformers-js", dtype, threads })]);
+      }
+    }
+  } else {
+    process.stderr.write("bench: transformers-js skipped: no ONNX export under target/onnx; run `make onnx` (it needs the transformers reference, ≈4 GB, once)\n");
+  }
+  for (const workers of [...new Set([1, 2, CORES])]) {
+    list.push([`draws@${workers}`, "Monte Carlo, draw workers", workers, inBrowser({ kind: "draws", workers })]);
+  }
+  list.push(["speculative", "DFlash's loop (wasm, exact)", 1, inBrowser({ kind: "speculative" })]);
+  list.push(["native", "native exact", 1, () => nativeRun("exact")]);
+  list.push(["native_fast", "native fast", 1, () => nativeRun("fast")]);
+  return list.filter(([key]) => !ONLY || ONLY.some((o) => key === o || key.startsWith(o)));
+}
+
+function table(systems, figures) {
+  const rows = Object.entries(systems).filter(([, s]) => figures.some((f) => s[f]));
+  const lines = [`| system | threads | ${figures.join(" | ")} |`, `|---|---|${figures.map(() => "---").join("|")}|`];
+  for (const [key, s] of rows) {
+    const cells = figures.map((f) => (s[f] ? `${fmt(s[f].median)} [${fmt(s[f].min)}–${fmt(s[f].max)}]` : "–"));
+    lines.push(`| ${key} | ${s.threads ?? "–"} | ${cells.join(" | ")} |`);
   }
   return lines.join("\n");
 }
 
 const fmt = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(3));
 
+/** The issue's targets as ratios of this run's medians: `want` is ≥ (higher is better) or ≤. */
+function targets(systems) {
+  const m = (key, f) => systems[key]?.[f]?.median;
+  const best = (prefix, f) => Math.max(...Object.keys(systems).filter((k) => k.startsWith(prefix)).map((k) => m(k, f) ?? -Infinity));
+  const lines = [];
+  const check = (what, value, want, bound) => {
+    if (value === undefined || !Number.isFinite(value)) return;
+    const met = want === "≥" ? value >= bound : value <= bound;
+    lines.push(`${met ? "met    " : "NOT met"}  ${what}: ${fmt(value)} (target ${want} ${bound})`);
+  };
+  const decode = (k) => m(k, "decode_tok_s");
+  check("1 thread: decode ÷ wllama@1", decode("wasm") / decode("wllama@1"), "≥", 2);
+  check("1 thread: decode ÷ transformers.js@1 (best dtype)", decode("wasm") / best("transformers-js-", "decode_tok_s") , "≥", 2);
+  check("1 thread: prefill ÷ wllama@1's", m("wasm", "prefill_s") / m("wllama@1", "prefill_s"), "≤", 1);
+  check("2 threads: decode ÷ our 1 thread", decode("wasm-mt@2") / decode("wasm"), "≥", 1.6);
+  check("2 threads: decode ÷ wllama-mt@2", decode("wasm-mt@2") / decode("wllama-mt@2"), "≥", 2);
+  const tjs2 = Math.max(decode("transformers-js-fp32@2") ?? -Infinity, decode("transformers-js-q8@2") ?? -Infinity);
+  check("2 threads: decode ÷ transformers.js@2 (best dtype)", decode("wasm-mt@2") / tjs2, "≥", 2);
+  check("2 threads: prefill of the chat, s", m("wasm-mt@2", "prefill_s"), "≤", 0.3);
+  check(`draws/s: ${CORES} draw workers ÷ 1`, m(`draws@${CORES}`, "draws_per_s") / m("draws@1", "draws_per_s"), "≥", 1);
+  check("first chart from a cached model, s", m("page", "cached_first_chart_s"), "≤", 1.5);
+  check("first chart cold from localhost, s", m("page", "cold_first_chart_s"), "≤", 3);
+  return lines.join("\n");
+}
+
+/** Whether each system's greedy answer is ours (pkg/, one thread), word for word. */
+function agreement(systems) {
+  const ours = systems.wasm?.text ?? systems["wasm-mt@1"]?.text;
+  if (ours === undefined) return "";
+  const clean = (t) => t.replace(/<\|im_end\|>/g, "").trim();
+  return Object.entries(systems).filter(([, s]) => s.text !== undefined).map(([key, s]) => {
+    const [a, b] = [clean(ours), clean(s.text)];
+    if (a === b) return `agrees   ${key}`;
+    let at = 0;
+    while (a[at] === b[at]) at += 1;
+    return `differs  ${key}: after ${JSON.stringify(a.slice(Math.max(0, at - 30), at))}, ${JSON.stringify(b.slice(at, at + 30))} instead of ${JSON.stringify(a.slice(at, at + 30))}`;
+  }).join("\n");
+}
+
+function wasmSize(folder) {
+  const bytes = readFileSync(join(ROOT, folder, "sampling_lab_bg.wasm"));
+  return { bytes: bytes.length, gzip_bytes: gzipSync(bytes, { level: 9 }).length };
+}
+
+async function serve() {
+  return serveStatic(MOUNTS, () => ISOLATED);
+}
+
 async function main() {
-  const server = await serve();
-  const base = `http://127.0.0.1:${server.address().port}/`;
+  const { server, base } = await serve();
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: FLAGS });
   const systems = {};
   try {
-    const runs = {
-      page: ["the page", () => pageRun(browser, base)],
-      wasm: ["wasm (exact)", () => browserRun(browser, base, { kind: "wasm", precision: "exact" })],
-      wasm_fast: ["wasm (fast)", () => browserRun(browser, base, { kind: "wasm", precision: "fast" })],
-      wllama: ["wllama", () => browserRun(browser, base, { kind: "wllama", threads: 1 })],
-      speculative: ["DFlash's loop (wasm, exact)", () => browserRun(browser, base, { kind: "speculative" })],
-      native: ["native (exact)", () => nativeRun("exact")],
-      native_fast: ["native (fast)", () => nativeRun("fast")],
-    };
-    for (const [key, [label, run]] of Object.entries(runs)) {
-      if (!ONLY || ONLY.includes(key)) systems[key] = await measure(label, run);
+    for (const [key, label, threads, run] of systemsToRun(browser, base)) {
+      systems[key] = await measure(label, threads, run);
     }
   } finally {
     await browser.close();
     server.close();
   }
-  const wasmBytes = readFileSync(join(ROOT, "pkg/sampling_lab_bg.wasm"));
   const report = {
     date: new Date().toISOString(),
-    machine: `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, single thread`,
+    machine: `${CORES} × ${cpus()[0]?.model ?? "cpu"}`,
     prompt: QUESTION,
     runs: RUNS,
-    wasm_size: { bytes: wasmBytes.length, gzip_bytes: gzipSync(wasmBytes, { level: 9 }).length },
+    wasm_size: { pkg: wasmSize("pkg"), "pkg-threads": wasmSize("pkg-threads") },
     systems,
   };
   mkdirSync(join(ROOT, "target/bench"), { recursive: true });
   writeFileSync(join(ROOT, "target/bench/latest.json"), JSON.stringify(report, null, 1));
-  console.log(table(systems));
-  console.log(`\nwasm: ${(report.wasm_size.bytes / 1e6).toFixed(1)} MB, ${(report.wasm_size.gzip_bytes / 1e6).toFixed(1)} MB gzipped`);
-  console.log(`median [min–max] of ${RUNS} runs; (×r) is the ratio to wllama's median. JSON: target/bench/latest.json`);
-  console.log(JSON.stringify(report));
+  console.log(table(systems, ["load_s", "prefill_s", "long_prefill_s", "decode_tok_s", "memory_mb"]));
+  console.log();
+  console.log(table(systems, ["inspect_ms", "draws_per_s", "cold_first_chart_s", "cached_first_chart_s",
+    "tau_greedy", "spec_over_plain_greedy", "tau_lookup", "spec_over_plain_lookup"]));
+  console.log(`\nmedian [min–max] of ${RUNS} runs on ${report.machine}; prefill: the ${systems.wasm?.prompt_tokens?.median ?? 39}-token chat, long: ~${systems.wasm?.long_prompt_tokens?.median ?? systems["wllama@1"]?.long_prompt_tokens?.median ?? 600} tokens`);
+  for (const [name, size] of Object.entries(report.wasm_size)) {
+    console.log(`${name}: ${(size.bytes / 1e6).toFixed(2)} MB wasm, ${(size.gzip_bytes / 1e6).toFixed(2)} MB gzipped`);
+  }
+  console.log(`\ngreedy answers against ours:\n${agreement(systems)}`);
+  console.log(`\ntargets (ratios of this run's medians):\n${targets(systems)}`);
+  console.log("JSON: target/bench/latest.json");
 }
 
 if (process.argv[2] === "--serve") {
-  const server = await serve();
-  console.log(`http://127.0.0.1:${server.address().port}/`);
+  const { base } = await serve();
+  console.log(base);
 } else {
   await main();
 }

@@ -1,7 +1,7 @@
 // The exact model's speed in a worker, as the page runs it: the single-threaded build (pkg/) or
 // the threaded one (pkg-threads/) on a pool of `threads` workers, which needs a thread that may
 // block (not the page's). Same GGUF, same chat, `newTokens` greedy tokens; then the prefill of a
-// long prompt. Posts the figures, the greedy ids (compared across systems) and the rows each
+// long prompt. Posts the figures, the greedy answer (compared across systems) and the rows each
 // thread computed.
 const now = () => performance.now();
 const seconds = (since) => (now() - since) / 1000;
@@ -30,19 +30,19 @@ async function measure(build, threads, { model, question, newTokens, longPrompt 
   const prefill_s = seconds(prefillStart);
   const decodeStart = now();
   let tokens = 0;
-  while (generation.step() !== null) tokens += 1;
+  let text = "";
+  for (let step; (step = generation.step()) !== null; tokens += 1) text += step.text;
   // The last step samples without running the model: tokens − 1 forward passes.
   const decode_tok_s = (tokens - 1) / seconds(decodeStart);
-  const ids = Array.from(generation.generatedIds());
   const long = { messages: [{ role: "user", content: longPrompt }] };
   const longStart = now();
   const longStep = lab.nextStep(long);
   const long_prefill_s = seconds(longStart);
   const long_prompt_tokens = longStep.contextIds.length;
+  longStep.free();
   return {
-    load_s, prefill_s, decode_tok_s, prompt_tokens: generation.promptIds().length, new_tokens: tokens, ids,
+    load_s, prefill_s, decode_tok_s, prompt_tokens: generation.promptIds().length, new_tokens: tokens, text,
     long_prefill_s, long_prompt_tokens, threads: wasm.threads(), rows: Array.from(wasm.poolRows()),
-    peak_memory_mb: exports.memory.buffer.byteLength / 1e6,
   };
 }
 

@@ -4,11 +4,18 @@ const now = () => performance.now();
 const seconds = (since) => (now() - since) / 1000;
 const PARAMS = '{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}';
 
+/** The page's memory with its workers (JS heaps and wasm memories), in MB: the same measure for
+ * every system, taken while its model is still loaded. Needs cross-origin isolation. */
+async function memoryMb() {
+  const measured = await performance.measureUserAgentSpecificMemory?.();
+  return measured ? measured.bytes / 1e6 : undefined;
+}
+
 async function download(url) {
   return new Uint8Array(await (await fetch(url, { cache: "no-store" })).arrayBuffer());
 }
 
-async function measureWasm({ precision }, { model, question, newTokens, draws }) {
+async function measureWasm({ precision }, { model, question, newTokens, draws, longPrompt }) {
   const wasm = await import("./pkg/sampling_lab.js");
   const exports = await wasm.default();
   const loadStart = now();
@@ -21,9 +28,16 @@ async function measureWasm({ precision }, { model, question, newTokens, draws })
   const prefill_s = seconds(prefillStart);
   const decodeStart = now();
   let tokens = 0;
-  while (generation.step() !== null) tokens += 1;
+  let text = "";
+  for (let step; (step = generation.step()) !== null; tokens += 1) text += step.text;
   // The last step samples without running the model: tokens − 1 forward passes.
   const decode_tok_s = (tokens - 1) / seconds(decodeStart);
+
+  const longStart = now();
+  const longStep = lab.nextStep({ messages: [{ role: "user", content: longPrompt }] });
+  const long_prefill_s = seconds(longStart);
+  const long_prompt_tokens = longStep.contextIds.length;
+  longStep.free();
 
   const inspect = () => {
     const step = lab.nextStep(chat);
@@ -47,13 +61,14 @@ async function measureWasm({ precision }, { model, question, newTokens, draws })
   run.advance(run.total);
   // Per port, as the page counts them; here one thread draws every candle port, one after the other.
   const elapsed = seconds(drawStart);
-  const done = run.done; // finish() hands the run's memory back
-  const result = run.finish();
-  const ports = ["literal", "corrected", "dflash"].filter((p) => result[p] && !result[p].error).length;
-  const draws_per_s = done / ports / elapsed;
+  // Every drawing column draws `draws`: the run's total counts them all.
+  const draws_per_s = (run.done * draws) / run.total / elapsed;
+  run.finish(); // hands the run's memory back
   return {
-    load_s, prefill_s, decode_tok_s, prompt_tokens: generation.promptIds().length, new_tokens: tokens,
-    inspect_ms: inspections[2], draws_per_s, peak_memory_mb: exports.memory.buffer.byteLength / 1e6,
+    load_s, prefill_s, decode_tok_s, prompt_tokens: generation.promptIds().length, new_tokens: tokens, text,
+    inspect_ms: inspections[2], draws_per_s, long_prefill_s, long_prompt_tokens,
+    // The page's own measure misses an instance on the page's thread: its wasm memory and JS heap.
+    memory_mb: (exports.memory.buffer.byteLength + performance.memory.usedJSHeapSize) / 1e6,
   };
 }
 
@@ -81,19 +96,122 @@ async function measureSpeculative(_, { model, question, newTokens }) {
   return figures;
 }
 
-async function measureWllama({ threads }, { model, question, newTokens }) {
+/** wllama (llama.cpp's wasm; one build, multi-threaded where the page is cross-origin
+ * isolated and `threads` > 1), timed by llama.cpp's own counters. */
+async function measureWllama({ threads }, { model, question, newTokens, longPrompt }) {
   const { Wllama } = await import("./wllama/index.js");
   const wllama = new Wllama({ default: "./wllama/wasm/wllama.wasm" }, { suppressNativeLog: true });
   const loadStart = now();
   await wllama.loadModelFromUrl(model, { n_threads: threads, n_ctx: 1024, n_gpu_layers: 0, useCache: false });
   const load_s = seconds(loadStart);
-  const response = await wllama.createChatCompletion({
-    messages: [{ role: "user", content: question }], max_tokens: newTokens, temperature: 0,
+  const chat = (content, max_tokens) => wllama.createChatCompletion({
+    messages: [{ role: "user", content }], max_tokens, temperature: 0, cache_prompt: false,
   });
+  const response = await chat(question, newTokens);
   const t = response.timings;
+  const long = (await chat(longPrompt, 1)).timings;
+  const used = wllama.getNumThreads();
+  const memory_mb = await memoryMb();
   await wllama.exit();
-  return { load_s, prefill_s: t.prompt_ms / 1000, decode_tok_s: t.predicted_per_second, prompt_tokens: t.prompt_n, new_tokens: t.predicted_n };
+  return {
+    load_s, prefill_s: t.prompt_ms / 1000, decode_tok_s: t.predicted_per_second, prompt_tokens: t.prompt_n,
+    new_tokens: t.predicted_n, text: response.choices[0].message.content,
+    long_prefill_s: long.prompt_ms / 1000, long_prompt_tokens: long.prompt_n, threads: used, memory_mb,
+  };
 }
 
-const MEASURES = { wasm: measureWasm, wllama: measureWllama, speculative: measureSpeculative };
+/** transformers.js on its WASM backend (onnxruntime-web's CPU build, `threads` threads) on
+ * `make onnx`'s export of the same GGUF weights; `dtype` fp32 or q8. Prefill is a one-token
+ * generation; decode the time between the first and the last streamed token. */
+async function measureTransformersJs({ dtype, threads }, { question, newTokens, longPrompt }) {
+  const { env, AutoTokenizer, AutoModelForCausalLM } = await import("/tjs/transformers.web.js");
+  env.allowRemoteModels = false;
+  env.allowLocalModels = true;
+  env.localModelPath = "/onnx/";
+  env.useBrowserCache = false;
+  env.useWasmCache = false;
+  env.backends.onnx.wasm.wasmPaths = "/ort/";
+  env.backends.onnx.wasm.numThreads = threads;
+  const id = "SmolLM2-135M-Instruct";
+  const loadStart = now();
+  const tokenizer = await AutoTokenizer.from_pretrained(id);
+  const model = await AutoModelForCausalLM.from_pretrained(id, { dtype, device: "wasm" });
+  const load_s = seconds(loadStart);
+  const prompt = (content) => tokenizer.apply_chat_template([{ role: "user", content }],
+    { add_generation_prompt: true, return_dict: true });
+  const greedy = { do_sample: false, repetition_penalty: 1.0 };
+  const prefill = async (inputs) => {
+    const start = now();
+    await model.generate({ ...inputs, ...greedy, max_new_tokens: 1 });
+    return seconds(start);
+  };
+  const inputs = prompt(question);
+  await prefill(inputs); // the first run compiles onnxruntime's kernels
+  const prefill_s = await prefill(inputs);
+  const times = [];
+  const streamer = { put: () => times.push(now()), end: () => {} };
+  const output = await model.generate({ ...inputs, ...greedy, max_new_tokens: newTokens, streamer });
+  const promptLength = inputs.input_ids.dims[1];
+  const ids = Array.from(output.tolist()[0].slice(promptLength), Number);
+  // The streamer hears the prompt first, then each new token.
+  const decoded = times.slice(-ids.length);
+  const decode_tok_s = (decoded.length - 1) / ((decoded.at(-1) - decoded[0]) / 1000);
+  const long = prompt(longPrompt);
+  const long_prefill_s = await prefill(long);
+  const memory_mb = await memoryMb();
+  await model.dispose();
+  return {
+    load_s, prefill_s, decode_tok_s, prompt_tokens: promptLength, new_tokens: ids.length,
+    text: tokenizer.decode(ids, { skip_special_tokens: true }), long_prefill_s,
+    long_prompt_tokens: long.input_ids.dims[1], threads, memory_mb,
+  };
+}
+
+/** The exact model in a worker, as the page runs it: `build` pkg or threads (measure-worker.js). */
+function measureInWorker({ build, threads }, { model, question, newTokens, longPrompt }) {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker("./measure-worker.js");
+    worker.onmessage = async ({ data }) => {
+      const memory_mb = await memoryMb();
+      worker.terminate();
+      if (data.error) reject(new Error(data.error));
+      else resolve({ ...data, memory_mb });
+    };
+    worker.onerror = (e) => reject(new Error(e.message));
+    worker.postMessage({ build, threads, model, question, newTokens, longPrompt });
+  });
+}
+
+/** Monte Carlo draws split over `workers` draw workers as the page splits them (the same seeded
+ * blocks, counts equal to one thread's), timed from the job to the last part. */
+async function measureDraws({ workers }, { model, question, draws }) {
+  const wasm = await import("./pkg/sampling_lab.js");
+  await wasm.default();
+  const lab = wasm.Lab.fromGguf(await download(model), "exact");
+  const step = lab.nextStep({ messages: [{ role: "user", content: question }] });
+  const handle = step.drawJob(PARAMS, null);
+  // Plain arrays, as the page's worker sends a job to its draw workers.
+  const job = { logits: handle.logits, params: handle.params, generationConfig: handle.generationConfig, contextIds: handle.contextIds };
+  handle.free();
+  step.free();
+  const pool = Array.from({ length: workers }, () => new Worker("./draw-worker.js", { type: "module" }));
+  await Promise.all(pool.map((w) => ask(w, { warm: true })));
+  const start = now();
+  await Promise.all(pool.map((w, part) => ask(w, { job, draws, part, parts: workers })));
+  const elapsed = seconds(start);
+  pool.forEach((w) => w.terminate());
+  return { draws_per_s: draws / elapsed, threads: workers };
+}
+
+function ask(worker, message) {
+  return new Promise((resolve, reject) => {
+    worker.onmessage = ({ data }) => (data.error ? reject(new Error(data.error)) : resolve(data));
+    worker.postMessage(message);
+  });
+}
+
+const MEASURES = {
+  wasm: measureWasm, wllama: measureWllama, speculative: measureSpeculative,
+  "transformers-js": measureTransformersJs, worker: measureInWorker, draws: measureDraws,
+};
 window.measure = (system, options) => MEASURES[system.kind](system, options);
