@@ -20,8 +20,9 @@ async function measure(build, threads, { model, question, newTokens, longPrompt 
   const module = await WebAssembly.compileStreaming(fetch(`${base}sampling_lab_bg.wasm`));
   const exports = await wasm.default({ module_or_path: module });
   if (build === "threads") await startPool(module, exports.memory, threads);
-  const bytes = new Uint8Array(await (await fetch(model, { cache: "no-store" })).arrayBuffer());
+  // Load counts the download, as it does for every other system.
   const loadStart = now();
+  const bytes = new Uint8Array(await (await fetch(model, { cache: "no-store" })).arrayBuffer());
   const lab = wasm.Lab.fromGguf(bytes, "exact");
   const load_s = seconds(loadStart);
   const chat = { messages: [{ role: "user", content: question }] };
