@@ -2,7 +2,8 @@
 # `make test` (every test). Everything else here is what those two are made of.
 
 PORT ?= 8080
-WASM_TEST_ENV = CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=1200
+# RUST_LIB_BACKTRACE=0: a WebDriver failure ends with ChromeDriver's own words, not the runner's backtrace.
+WASM_TEST_ENV = CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=1200 RUST_LIB_BACKTRACE=0
 
 MODEL ?=
 MODEL_SHA256 ?=
