@@ -14,8 +14,10 @@ export RUSTFLAGS='--cfg getrandom_backend="wasm_js" -C target-feature=+simd128,+
   -C link-arg=--export=__tls_base'
 export RUSTC_BOOTSTRAP=1
 CARGO=cargo
-if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
-  # Debian's rustc-web (scripts/cargo-wasm.sh): its std sources come with rust-web-src.
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown \
+  || ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
+  # Debian's rustc-web (scripts/setup.sh installs it where rustup could not add the target or
+  # rust-src): its std sources come with rust-web-src.
   export RUSTC=/usr/bin/rustc CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld
   CARGO=/usr/bin/cargo
 fi

@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
-# Installs what sampling-lab needs and skips what is already there: the wasm32 target and the std
-# sources the threaded build rebuilds std from (or Debian's rustc-web fallback, which has both), wasm-bindgen-cli equal to the wasm-bindgen crate, the three browser engines
-# the page is tested in (Chromium + ChromeDriver, Firefox ESR, WebKitGTK's WebDriver and an Xvfb
-# display for it), Debian's CJK and emoji fonts, and the npm dependencies from package-lock.json.
+# Installs what sampling-lab needs and skips what is already there. Each need is checked on its own
+# (never inside another need's branch), so a machine that has some of them gets exactly the rest:
+#   - Debian packages: curl, the three browser engines the page is tested in (Chromium +
+#     ChromeDriver, Firefox ESR, WebKitGTK's WebDriver and an Xvfb display for it), Node and npm,
+#     pip, and the CJK and emoji fonts;
+#   - the wasm32-unknown-unknown target (pkg/), and the std sources the threaded build rebuilds std
+#     from (pkg-threads/); where rustup cannot download either, Debian's rustc-web, which has both
+#     (scripts/cargo-wasm.sh picks it per build);
+#   - wasm-bindgen-cli equal to the wasm-bindgen crate in Cargo.lock;
+#   - the npm dependencies from package-lock.json.
+# tests/setup.rs runs this script against stub commands for a bare machine, a complete one and one
+# where rustup cannot download.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,7 +25,7 @@ apt_install() {
 
 need_apt() {  # need_apt COMMAND PACKAGE...
   command -v "$1" >/dev/null 2>&1 && return 0
-  say "installing $* from Debian"
+  say "installing ${*:2} from Debian (no $1)"
   apt_install "${@:2}"
 }
 
@@ -34,16 +42,29 @@ python3 -m pip --version >/dev/null 2>&1 || { say "installing pip"; apt_install 
 # in the browser tests' screenshots.
 dpkg -s fonts-noto-cjk fonts-noto-color-emoji >/dev/null 2>&1 || { say "installing CJK and emoji fonts"; apt_install fonts-noto-cjk fonts-noto-color-emoji; }
 
-if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
-  if ! rustup component list --installed 2>/dev/null | grep -qx rust-src; then
-    say "adding rust-src (the threaded wasm build rebuilds std with atomics)"
-    rustup component add rust-src
+# The two wasm builds. pkg/ needs the wasm32 target; pkg-threads/ also rebuilds std with atomics,
+# which needs rust-src. Either one that rustup cannot add sends that build to Debian's rustc-web.
+debian_rust=
+# Read once into variables: a `rustup … | grep -q` pipe could fail under pipefail when grep stops early.
+targets=$(rustup target list --installed 2>/dev/null || true)
+components=$(rustup component list --installed 2>/dev/null || true)
+if ! grep -qx wasm32-unknown-unknown <<<"$targets"; then
+  if rustup target add wasm32-unknown-unknown; then
+    say "added the wasm32-unknown-unknown target"
+  else
+    debian_rust=1
   fi
-elif rustup target add wasm32-unknown-unknown 2>/dev/null; then
-  say "added the wasm32-unknown-unknown target"
-else
-  # No rustup download possible: Debian's rustc-web builds std for wasm32 from source (scripts/cargo-wasm.sh).
-  say "rustup cannot add wasm32; installing Debian's rustc-web toolchain instead"
+fi
+if ! grep -q '^rust-src' <<<"$components"; then
+  if rustup component add rust-src; then
+    say "added rust-src (the threaded wasm build rebuilds std with atomics)"
+  else
+    debian_rust=1
+  fi
+fi
+if [ -n "$debian_rust" ] && ! dpkg -s rustc-web cargo-web rust-web-src lld >/dev/null 2>&1; then
+  # scripts/cargo-wasm.sh builds with these where rustup's target or std sources are missing.
+  say "rustup cannot add what the wasm builds need; installing Debian's rustc-web toolchain instead"
   apt_install rustc-web cargo-web rust-web-src lld
 fi
 
