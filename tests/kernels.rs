@@ -1,79 +1,204 @@
-//! The block kernels of exact precision: natively the portable lanes, in the browser the simd128
-//! kernels the page runs. Dequantization is candle's bit for bit; a prompt's panels are plain
-//! column-order sums bit for bit; a single row's block dot product is the dequantized product up to
-//! rounding order.
+//! The exact model's kernels and their contract (`src/model/kernels/mod.rs`): natively the
+//! portable kernels, in the browser the simd128 kernels the page runs — and there the portable
+//! ones too, which must give the same bits. Dequantization is candle's bit for bit; every output
+//! of a product is its row's dot product in the contract's order, however many activation rows
+//! come with it; and a whole forward pass of a small llama gives the same bits on either kernel
+//! set and for a prompt as for cached decoding.
 
 #[macro_use]
 mod both;
 
 use candle_core::quantized::{GgmlDType, QTensor};
 use candle_core::{Device, Tensor};
-use sampling_lab::model::blocks::{BlockMatrix, DIRECT_ROWS};
+use sampling_lab::model::blocks::BlockMatrix;
+use sampling_lab::model::exact::{ExactLlama, Weight};
+use sampling_lab::model::kernels;
+use sampling_lab::model::hyper::HF_LAYER_TENSORS;
+use sampling_lab::model::Hyper;
+use std::collections::HashMap;
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-const FORMATS: [GgmlDType; 2] = [GgmlDType::Q4_1, GgmlDType::Q8_0];
+const FORMATS: [GgmlDType; 3] = [GgmlDType::Q4_1, GgmlDType::Q8_0, GgmlDType::F32];
 
-/// A `[rows, cols]` matrix quantized by candle, and candle's dequantization of it.
-fn quantized(format: GgmlDType, rows: usize, cols: usize) -> (BlockMatrix, Tensor) {
-    let values: Vec<f32> = (0..rows * cols)
-        .map(|i| ((i * 7919 % 1000) as f32 / 500.0 - 1.0) * (1.0 + (i % 13) as f32))
-        .collect();
-    let t = Tensor::from_vec(values, (rows, cols), &Device::Cpu).unwrap();
-    let q = QTensor::quantize(&t, format).unwrap();
-    let dense = q.dequantize(&Device::Cpu).unwrap();
-    (BlockMatrix::from_qtensor(&q).unwrap().unwrap(), dense)
+/// Values with every sign and many magnitudes, reproducible.
+fn values(n: usize, salt: usize) -> Vec<f32> {
+    (0..n)
+        .map(|i| (((i + salt) * 7919 % 1000) as f32 / 500.0 - 1.0) * (1.0 + ((i + salt) % 13) as f32))
+        .collect()
 }
 
-fn activations(n: usize, cols: usize) -> Tensor {
-    let values: Vec<f32> = (0..n * cols).map(|i| ((i * 31 % 17) as f32 - 8.0) / 3.0).collect();
-    Tensor::from_vec(values, (1, n, cols), &Device::Cpu).unwrap()
+/// A `[rows, cols]` matrix in `format` (quantized by candle, or dense), the bytes of its blocks
+/// as a GGUF stores them (none for dense), and its f32 values.
+struct Case {
+    format: GgmlDType,
+    m: BlockMatrix,
+    bytes: Vec<u8>,
+    dense: Vec<Vec<f32>>,
+}
+
+fn case(format: GgmlDType, rows: usize, cols: usize) -> Case {
+    let t = Tensor::from_vec(values(rows * cols, rows + cols), (rows, cols), &Device::Cpu).unwrap();
+    if format == GgmlDType::F32 {
+        let dense = t.to_vec2().unwrap();
+        return Case { format, m: BlockMatrix::dense(&t).unwrap(), bytes: Vec::new(), dense };
+    }
+    let q = QTensor::quantize(&t, format).unwrap();
+    Case {
+        format,
+        m: BlockMatrix::from_qtensor(&q).unwrap().unwrap(),
+        bytes: q.data().unwrap().into_owned(),
+        dense: q.dequantize(&Device::Cpu).unwrap().to_vec2().unwrap(),
+    }
+}
+
+fn activations(n: usize, cols: usize) -> Vec<f32> {
+    (0..n * cols).map(|i| ((i * 31 % 17) as f32 - 8.0) / 3.0).collect()
+}
+
+/// Row `r` times `x` in the contract's order, spelled out with scalars from the file's bytes:
+/// groups of 16 as four lanes of `(g0 + g1) + (g2 + g3)`; a block's two groups added lane by lane
+/// and scaled by its `d` into four running lanes; the lanes summed left to right; then Q4_1's `m`
+/// terms, block by block. A dense row adds its groups unscaled and its tail one by one.
+fn contract_dot(c: &Case, r: usize, x: &[f32]) -> f32 {
+    let group = |w: &[f32], x: &[f32]| -> [f32; 4] {
+        let g = |i: usize, l: usize| w[4 * i + l] * x[4 * i + l];
+        [0, 1, 2, 3].map(|l| (g(0, l) + g(1, l)) + (g(2, l) + g(3, l)))
+    };
+    let sum = |lanes: [f32; 4]| lanes[0] + lanes[1] + lanes[2] + lanes[3];
+    let mut lanes = [0f32; 4];
+    if c.format == GgmlDType::F32 {
+        let w = &c.dense[r];
+        let whole = w.len() / 16 * 16;
+        for at in (0..whole).step_by(16) {
+            let g = group(&w[at..], &x[at..]);
+            lanes = [0, 1, 2, 3].map(|l| lanes[l] + g[l]);
+        }
+        return sum(lanes) + w[whole..].iter().zip(&x[whole..]).fold(0f32, |s, (w, x)| s + w * x);
+    }
+    let f16 = |b: &[u8]| half::f16::from_le_bytes([b[0], b[1]]).to_f32();
+    let stored = if c.format == GgmlDType::Q4_1 { 20 } else { 34 };
+    let per_row = c.dense[r].len() / 32;
+    let mut offset = 0f32;
+    for (b, block) in c.bytes[r * per_row * stored..][..per_row * stored].chunks_exact(stored).enumerate() {
+        let xb = &x[32 * b..32 * b + 32];
+        let (d, m, ints): (f32, f32, Vec<f32>) = if c.format == GgmlDType::Q4_1 {
+            let q = &block[4..];
+            let ints = (0..32).map(|j| if j < 16 { (q[j] & 0x0F) as f32 } else { (q[j - 16] >> 4) as f32 });
+            (f16(block), f16(&block[2..]), ints.collect())
+        } else {
+            (f16(block), 0.0, block[2..].iter().map(|&q| (q as i8) as f32).collect())
+        };
+        let (a, b2) = (group(&ints, xb), group(&ints[16..], &xb[16..]));
+        lanes = [0, 1, 2, 3].map(|l| lanes[l] + d * (a[l] + b2[l]));
+        offset += m * xb.iter().sum::<f32>();
+    }
+    sum(lanes) + offset
+}
+
+/// A small llama (two layers, grouped-query attention) with weights of `format`.
+fn small_llama(format: GgmlDType) -> ExactLlama {
+    let hp = Hyper {
+        hidden: 64,
+        intermediate: 96,
+        layers: 2,
+        heads: 4,
+        kv_heads: 2,
+        rms_norm_eps: 1e-5,
+        rope_theta: 10000.0,
+        context_length: 64,
+        vocab: 160,
+        tied_embeddings: true,
+    };
+    let mut weights = HashMap::new();
+    let mut put = |name: String, shape: &[usize], salt: usize| {
+        let n: usize = shape.iter().product();
+        let t = Tensor::from_vec(values(n, salt).iter().map(|v| v / 8.0).collect::<Vec<_>>(), shape, &Device::Cpu).unwrap();
+        let weight = match shape {
+            [rows, cols] if format != GgmlDType::F32 => {
+                let q = QTensor::quantize(&t, format).unwrap();
+                Weight::Blocks(BlockMatrix::from_qtensor(&q).unwrap().unwrap_or_else(|| panic!("{rows}×{cols}")))
+            }
+            _ => Weight::Dense(t),
+        };
+        weights.insert(name, weight);
+    };
+    put("model.embed_tokens.weight".into(), &[hp.vocab, hp.hidden], 1);
+    put("model.norm.weight".into(), &[hp.hidden], 2);
+    for layer in 0..hp.layers {
+        for (i, (name, shape)) in HF_LAYER_TENSORS.iter().zip(hp.layer_shapes()).enumerate() {
+            put(format!("model.layers.{layer}.{name}.weight"), &shape, 10 * layer + i + 3);
+        }
+    }
+    ExactLlama::new(weights, &hp).unwrap()
+}
+
+const PROMPT: [u32; 9] = [3, 141, 59, 26, 5, 35, 89, 79, 32];
+
+/// The logits after the prompt, then after each of three more tokens decoded one at a time.
+fn decoded(llama: &ExactLlama) -> Vec<Vec<u32>> {
+    let mut cache = llama.new_cache();
+    let mut steps = vec![llama.forward(&mut cache, &PROMPT, 0).unwrap()];
+    for (i, next) in [7u32, 150, 7].into_iter().enumerate() {
+        steps.push(llama.forward(&mut cache, &[next], PROMPT.len() + i).unwrap());
+    }
+    steps.into_iter().map(|l| l.iter().map(|v| v.to_bits()).collect()).collect()
 }
 
 both! {
     fn blocks_dequantize_to_candles_values_bit_for_bit() {
-        for format in FORMATS {
-            let (m, dense) = quantized(format, 6, 64);
-            assert_eq!(m.dequantize().unwrap().to_vec2::<f32>().unwrap(), dense.to_vec2::<f32>().unwrap(), "{format:?}");
+        for format in [GgmlDType::Q4_1, GgmlDType::Q8_0] {
+            let c = case(format, 6, 64);
+            assert_eq!(c.m.dequantize().unwrap().to_vec2::<f32>().unwrap(), c.dense, "{format:?}");
         }
     }
 
-    fn a_few_rows_on_the_blocks_equal_the_dequantized_matmul_up_to_rounding() {
+    fn every_output_is_its_rows_dot_product_in_the_contracts_order() {
+        // Widths with and without a dense tail; 1 activation row (a decoded token) up to 11 (a prompt).
         for format in FORMATS {
-            let (m, dense) = quantized(format, 40, 96);
-            let x = activations(DIRECT_ROWS, 96);
-            let ours = m.apply(&x).unwrap();
-            let reference = x.broadcast_matmul(&dense.t().unwrap()).unwrap();
-            assert_eq!(ours.dims(), &[1, DIRECT_ROWS, 40]);
-            let diff = (ours - reference).unwrap().abs().unwrap().max_all().unwrap();
-            assert!(diff.to_scalar::<f32>().unwrap() < 1e-4, "{format:?}: {diff}");
+            for (rows, cols) in [(40, 96), (17, 64)] {
+                let c = case(format, rows, cols);
+                for n in [1, 2, 5, 11] {
+                    let xs = activations(n, cols);
+                    let ours = c.m.product(&xs);
+                    for (t, x) in xs.chunks_exact(cols).enumerate() {
+                        for r in 0..rows {
+                            assert_eq!(
+                                ours[t * rows + r].to_bits(),
+                                contract_dot(&c, r, x).to_bits(),
+                                "{format:?} {rows}×{cols}, {n} activation rows: output ({t}, {r}) on {}",
+                                kernels::active()
+                            );
+                        }
+                    }
+                }
+            }
         }
+        let c = case(GgmlDType::F32, 5, 37);
+        let x = activations(1, 37);
+        assert_eq!(c.m.product(&x)[3].to_bits(), contract_dot(&c, 3, &x).to_bits(), "a dense row with a tail of 5");
     }
 
-    fn a_prompts_panels_sum_dequantized_weight_times_activation_in_column_order() {
-        // 44 rows: five full panels and a partial one; 5 to 11 activation rows: tiles of four and
-        // every tail.
+    fn a_product_is_the_dequantized_matmul_up_to_rounding() {
         for format in FORMATS {
-            let (m, dense) = quantized(format, 44, 96);
-            let w: Vec<Vec<f32>> = dense.to_vec2().unwrap();
-            for n in [5, 6, 7, 11] {
-                let xs: Vec<f32> = activations(n, 96).flatten_all().unwrap().to_vec1().unwrap();
-                let mut ours = vec![0f32; n * 44];
-                m.matmul(&xs, &mut ours);
-                for (t, (x, ours)) in xs.chunks_exact(96).zip(ours.chunks_exact(44)).enumerate() {
-                    let plain: Vec<f32> = w.iter().map(|row| row.iter().zip(x).fold(0.0, |s, (w, x)| s + w * x)).collect();
-                    assert_eq!(ours, plain, "{format:?}, {n} activation rows, row {t}");
+            let c = case(format, 40, 96);
+            let xs = activations(3, 96);
+            let ours = c.m.product(&xs);
+            for (t, x) in xs.chunks_exact(96).enumerate() {
+                for (r, w) in c.dense.iter().enumerate() {
+                    let plain: f64 = w.iter().zip(x).map(|(w, x)| f64::from(*w) * f64::from(*x)).sum();
+                    let got = f64::from(ours[t * 40 + r]);
+                    assert!((got - plain).abs() < 1e-4 * (1.0 + plain.abs()), "{format:?} ({t}, {r}): {got} against {plain}");
                 }
             }
         }
     }
 
     fn reordered_rows_move_whole_rows() {
-        let (m, dense) = quantized(GgmlDType::Q4_1, 4, 32);
-        let rows = dense.to_vec2::<f32>().unwrap();
-        let got = m.reorder_rows(&[2, 0, 3, 1]).dequantize().unwrap().to_vec2::<f32>().unwrap();
-        assert_eq!(got, vec![rows[2].clone(), rows[0].clone(), rows[3].clone(), rows[1].clone()]);
+        let c = case(GgmlDType::Q4_1, 4, 32);
+        let got = c.m.reorder_rows(&[2, 0, 3, 1]).dequantize().unwrap().to_vec2::<f32>().unwrap();
+        assert_eq!(got, vec![c.dense[2].clone(), c.dense[0].clone(), c.dense[3].clone(), c.dense[1].clone()]);
     }
 
     fn formats_without_a_kernel_are_left_to_dequantization() {
@@ -81,12 +206,37 @@ both! {
         let q = QTensor::quantize(&t, GgmlDType::Q4_0).unwrap();
         assert!(BlockMatrix::from_qtensor(&q).unwrap().is_none());
     }
+
+    fn cached_decoding_gives_the_bits_of_a_full_forward_pass() {
+        for format in FORMATS {
+            let llama = small_llama(format);
+            let steps = decoded(&llama);
+            let mut ids = PROMPT.to_vec();
+            for (i, next) in [7u32, 150, 7].into_iter().enumerate() {
+                ids.push(next);
+                let fresh = llama.forward(&mut llama.new_cache(), &ids, 0).unwrap();
+                let fresh: Vec<u32> = fresh.iter().map(|v| v.to_bits()).collect();
+                assert!(fresh == steps[i + 1], "{format:?}: decoded token {i} differs from a full forward");
+            }
+        }
+    }
+
+    fn a_forward_pass_on_the_portable_kernels_gives_the_bits_of_the_pages_kernels() {
+        // In the browser the page's simd128 kernels run first; natively both runs are portable.
+        for format in FORMATS {
+            let llama = small_llama(format);
+            let active = decoded(&llama);
+            kernels::force_portable(true);
+            let portable = decoded(&llama);
+            kernels::force_portable(false);
+            assert!(active == portable, "{format:?}: simd128 and portable kernels differ");
+        }
+    }
 }
 
 /// Splitting a product's rows over threads changes no bit: every output is one row's sum, by the
-/// same kernel in the same order, whichever thread computes it. Awkward shapes (a partial panel,
-/// rows not a multiple of the split) for decode (1 and 3 activation rows) and prompts' panels (5
-/// and 39 rows).
+/// same kernel in the same order, whichever thread computes it. Awkward shapes (rows not a
+/// multiple of the split) for decoding (1 and 3 activation rows) and prompts (5 and 39 rows).
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn every_row_split_product_is_bit_equal_for_1_2_3_4_and_7_threads() {
@@ -94,20 +244,12 @@ fn every_row_split_product_is_bit_equal_for_1_2_3_4_and_7_threads() {
     pool::start(7);
     for format in FORMATS {
         for (rows, cols) in [(1003, 576), (4099, 1536), (44, 96)] {
-            let (m, _) = quantized(format, rows, cols);
+            let c = case(format, rows, cols);
             for n in [1, 3, 5, 39] {
-                let x = activations(n, cols);
-                let xs: Vec<f32> = x.flatten_all().unwrap().to_vec1().unwrap();
-                // Natively a prompt would go to candle's matmul: the panels are called directly.
+                let xs = activations(n, cols);
                 let product = |threads: usize| {
                     pool::set_limit(threads);
-                    let mut y = vec![0f32; n * rows];
-                    if n <= DIRECT_ROWS {
-                        m.matvecs(&xs, &mut y);
-                    } else {
-                        m.matmul(&xs, &mut y);
-                    }
-                    y.iter().map(|v| v.to_bits()).collect::<Vec<u32>>()
+                    c.m.product(&xs).iter().map(|v| v.to_bits()).collect::<Vec<u32>>()
                 };
                 let one = product(1);
                 for threads in [2, 3, 4, 7] {

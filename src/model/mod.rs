@@ -4,9 +4,12 @@
 //! - [`gguf`] / [`hub`]: the two file layouts, checked before use; [`export`] writes the first
 //!   as the second.
 //! - [`llama`]: candle's quantized llama (fast) and [`exact`], f32 arithmetic on the file's
-//!   weights, kept in their quantization [`blocks`] where a kernel exists.
+//!   weights, kept in their quantization [`blocks`] where a kernel exists; its [`kernels`] (one
+//!   file per instruction set behind one bit-exact contract) and [`arithmetic`] fix the order of
+//!   every operation, so its logits are the same bits on every CPU and in the page.
 //! - [`tokenizer`] / [`chat`]: text to ids as transformers does it for the same files.
 
+pub mod arithmetic;
 pub mod blocks;
 pub mod chat;
 mod error;
@@ -15,6 +18,7 @@ pub mod export;
 pub mod gguf;
 pub mod hub;
 pub mod hyper;
+pub mod kernels;
 pub mod llama;
 pub mod pool;
 pub mod tokenizer;

@@ -49,6 +49,35 @@ fn chunks_for(n: usize, align: usize, threads: usize) -> usize {
     threads.min(n.div_ceil(align)).max(1)
 }
 
+/// An output buffer the pool's threads write in disjoint parts.
+pub(crate) struct DisjointRows {
+    ptr: *mut f32,
+    len: usize,
+}
+
+// SAFETY: threads only write through `slice`, whose callers take disjoint parts.
+unsafe impl Sync for DisjointRows {}
+
+impl DisjointRows {
+    pub(crate) fn new(out: &mut [f32]) -> Self {
+        DisjointRows {
+            ptr: out.as_mut_ptr(),
+            len: out.len(),
+        }
+    }
+
+    /// `out[start..start + len]`.
+    ///
+    /// # Safety
+    /// No two live slices may overlap.
+    #[allow(clippy::mut_from_ref)]
+    pub(crate) unsafe fn slice(&self, start: usize, len: usize) -> &mut [f32] {
+        assert!(start + len <= self.len, "rows {start}..{} of {}", start + len, self.len);
+        // SAFETY: in bounds (checked); disjoint from every other live slice (the caller's promise).
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.add(start), len) }
+    }
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 pub use imp::start;
 #[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]

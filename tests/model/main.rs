@@ -15,7 +15,12 @@ use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
-pub const LOGITS_TOLERANCE: f32 = 1e-4;
+/// Exact precision against transformers' f32 logits: two f32 evaluations of the same network that
+/// sum in different orders differ by rounding alone, and on these contexts two orders of this
+/// crate's own (a prompt's products summed column by column against the kernels' lanes) were
+/// measured 1.5e-4 apart; transformers sums in torch's order. Twice that spread, on every CPU:
+/// this crate's logits no longer depend on the CPU, only torch's did when the fixtures were made.
+pub const LOGITS_TOLERANCE: f32 = 3e-4;
 /// Fast mode's bound on max |Δlogit|: Q4_1 weights times 8-bit activations (measured ≈ 0.65).
 pub const FAST_TOLERANCE: f32 = 2.0;
 
@@ -81,13 +86,18 @@ pub fn logits_fixture(name: &str) -> (Vec<u32>, Vec<f32>) {
     )
 }
 
-/// Every generated step's logits equal a full forward over the same context, within 1e-4.
+/// Every generated step's logits are a full forward's over the same context, bit for bit: each
+/// output of the exact model is computed in one order whatever the number of positions in a pass.
 pub fn assert_every_step_equals_a_fresh_forward(model: &Model, session: &sampling_lab::generation::Session) {
     for step in 0..session.steps() {
         let (cached, context) = session.at(step).unwrap();
-        let diff = max_abs_diff(cached, &model.next_logits(context).unwrap());
-        assert!(diff <= LOGITS_TOLERANCE, "step {step}: {diff}");
+        let fresh = model.next_logits(context).unwrap();
+        assert!(bits(cached) == bits(&fresh), "step {step}: max |Δ| {}", max_abs_diff(cached, &fresh));
     }
+}
+
+pub fn bits(v: &[f32]) -> Vec<u32> {
+    v.iter().map(|x| x.to_bits()).collect()
 }
 
 /// A model's logits on the reference context against transformers': its own, transformers', and
