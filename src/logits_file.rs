@@ -1,5 +1,5 @@
-//! Reading one step's logits: a 1-D float32 `.npy` (what numpy and torch users save) or a JSON
-//! array of numbers. Whether they can be inspected (empty, NaN, +inf) is the core's to say
+//! One step's logits as files: a 1-D float32 `.npy` (what numpy and torch users save, and what
+//! [`to_npy`] writes) or a JSON array of numbers. Whether they can be inspected (empty, NaN, +inf) is the core's to say
 //! (`Inspection::new`).
 
 use crate::sampling::SamplingError;
@@ -16,6 +16,19 @@ pub fn parse_logits(bytes: &[u8]) -> Result<Vec<f32>, SamplingError> {
         })?;
         Ok(values.into_iter().map(|v| v as f32).collect())
     }
+}
+
+/// `values` as a 1-D float32 `.npy` (version 1.0), bit for bit: what `parse_logits` reads back.
+pub fn to_npy(values: &[f32]) -> Vec<u8> {
+    let header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': ({},), }}", values.len());
+    // The magic, version and length take 10 bytes; the header pads the data to 64-byte alignment.
+    let padded = (10 + header.len() + 1).div_ceil(64) * 64 - 10;
+    let header = format!("{header:<width$}\n", width = padded - 1);
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend((header.len() as u16).to_le_bytes());
+    bytes.extend(header.as_bytes());
+    bytes.extend(values.iter().flat_map(|v| v.to_le_bytes()));
+    bytes
 }
 
 fn parse_npy(bytes: &[u8]) -> Result<Vec<f32>, SamplingError> {

@@ -6,10 +6,14 @@
 //!  [--params JSON] [--precision exact|fast] [--semantics COLUMN] [--max-new-tokens N] [--seed S]`
 //! `sampling-lab speculate --model PATH --prompt TEXT [--params JSON] [--semantics S]
 //!  [--draft greedy|prompt-lookup|sampled] [--block N] [--max-new-tokens N] [--seed S]`
+//! `sampling-lab logits --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT]
+//!  [--precision exact|fast] --out FILE.npy`
 //! `sampling-lab export-hub --model FILE.gguf --out DIR [--dtype f32|bf16|f16]`
 //! `sampling-lab rules`
 //!
-//! `inspect` prints one JSON report on stdout; `generate` streams the answer's text; `export-hub`
+//! `inspect` prints one JSON report on stdout; `generate` streams the answer's text; `logits`
+//! writes the next-token logits after a chat as `.npy` (exact precision gives the page's bits on
+//! any CPU, so the file is a witness of what the page computes); `export-hub`
 //! writes the GGUF's model in the Hugging Face layout; `rules` lists the causes a report can name
 //! (the names exercise sets use), one per line with its column. The exit status is non-zero only for unusable input
 //! (unreadable file, malformed JSON, wrong shape), with a one-line message on stderr; parameters
@@ -38,6 +42,8 @@ const USAGE: &str = "usage:
   sampling-lab speculate --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT] [--params JSON]
                          [--semantics COLUMN] [--draft greedy|prompt-lookup|sampled]
                          [--block N] [--max-new-tokens N] [--seed S] [--precision exact]
+  sampling-lab logits --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT]
+                      [--precision exact|fast] --out FILE.npy
   sampling-lab export-hub --model FILE.gguf --out DIR [--dtype f32|bf16|f16]
   sampling-lab rules
 PATH is a .gguf file or a directory in the Hugging Face layout (config.json, model.safetensors, tokenizer.json, ...).
@@ -79,6 +85,7 @@ fn run(args: &[String]) -> CliResult<String> {
         Some("inspect") => inspect(&Flags::parse(&args[1..])?),
         Some("generate") => generate(&Flags::parse(&args[1..])?).map(|()| String::new()),
         Some("speculate") => speculate(&Flags::parse(&args[1..])?),
+        Some("logits") => logits(&Flags::parse(&args[1..])?),
         Some("export-hub") => export_hub(&Flags::parse(&args[1..])?),
         Some("rules") => Ok(rules()),
         Some("-h" | "--help") | None => Err(usage().into()),
@@ -246,6 +253,16 @@ fn inspect_model(flags: &Flags) -> CliResult<String> {
     let input = step.inspection(args, gc)?;
     let analysis = Analysis::run(&input);
     printed(flags, &input, &analysis, step.report(&analysis))
+}
+
+/// The next-token logits after the chat, as a float32 `.npy` at `--out`.
+fn logits(flags: &Flags) -> CliResult<String> {
+    check_flags(flags, &[&MODEL_FLAGS[..5], &["out"]].concat())?;
+    let out = flags.get("out").ok_or_else(usage)?;
+    let (model, ids) = load_model(flags)?;
+    let logits = model.next_logits(&ids)?;
+    std::fs::write(out, sampling_lab::logits_file::to_npy(&logits)).map_err(|e| format!("{out}: {e}"))?;
+    Ok(format!("wrote the logits after {} context tokens to {out}", ids.len()))
 }
 
 fn generate(flags: &Flags) -> CliResult<()> {

@@ -29,8 +29,19 @@ fn report(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
 }
 
+/// What each column keeps on the reference logits under `temperature=0.7, top_k=40, top_p=0.9`
+/// (README's tables): every registered column must be listed here.
+const KEPT_AT_THE_REFERENCE_CALL: [(&str, u64); 6] = [
+    ("hf", 24),
+    ("literal", 40),
+    ("corrected", 24),
+    ("dflash", 49152),
+    ("transformers_js", 40),
+    ("llama_cpp", 30),
+];
+
 #[test]
-fn prints_the_three_entries_and_their_comparison() {
+fn prints_every_columns_entry_and_its_comparison() {
     let r = report(&[
         "--logits",
         REFERENCE,
@@ -38,24 +49,34 @@ fn prints_the_three_entries_and_their_comparison() {
         r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#,
     ]);
     assert_eq!(r["vocab"], 49152);
-    assert_eq!(
-        (
-            r["hf"]["kept"].as_u64(),
-            r["literal"]["kept"].as_u64(),
-            r["corrected"]["kept"].as_u64()
-        ),
-        (Some(24), Some(40), Some(24))
-    );
+    let columns: Vec<&str> = sampling_lab::sampling::Semantics::all().map(|s| s.name()).collect();
+    let listed: Vec<&str> = KEPT_AT_THE_REFERENCE_CALL.iter().map(|(c, _)| *c).collect();
+    assert_eq!(listed, columns, "the test lists every column, in the registry's order");
+    for (column, kept) in KEPT_AT_THE_REFERENCE_CALL {
+        let entry = &r[column];
+        assert_eq!(entry["kept"].as_u64(), Some(kept), "{column}");
+        assert_eq!(entry["error"], Value::Null, "{column}");
+        assert!(entry["sampling"].as_str().is_some_and(|s| !s.is_empty()), "{column}");
+        let support = entry["support"].as_array().unwrap();
+        assert_eq!(support.len() as u64, kept, "{column}: one [token, p] per kept token");
+        assert!(
+            support.windows(2).all(|w| w[0][1].as_f64() >= w[1][1].as_f64()),
+            "{column}: support sorted by probability"
+        );
+        let total: f64 = support.iter().map(|t| t[1].as_f64().unwrap()).sum();
+        assert!((total - 1.0).abs() < 1e-9, "{column}: probabilities sum to {total}");
+        if column != "hf" {
+            let compare = &r["compare"][column];
+            let tv = compare["tv"].as_f64().unwrap_or_else(|| panic!("{column} has a comparison"));
+            assert!((0.0..=1.0).contains(&tv), "{column}: TV {tv}");
+        }
+    }
     assert_eq!(
         r["literal"]["sampling"],
         "Sampling::TopKThenTopP { k: 40, p: 0.9, temperature: 0.7 }"
     );
     assert!(r["compare"]["corrected"]["tv"].as_f64().unwrap() < 1e-6);
-    let support = r["hf"]["support"].as_array().unwrap();
-    assert!(
-        support.windows(2).all(|w| w[0][1].as_f64() >= w[1][1].as_f64()),
-        "support sorted by probability"
-    );
+    assert!(r["compare"]["literal"]["tv"].as_f64().unwrap() > 0.09);
 }
 
 #[test]
@@ -228,4 +249,22 @@ fn export_hub_writes_a_layout_that_inspect_loads() {
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(r["hf"]["kept"], 40);
     assert_eq!(r["context_ids"].as_array().unwrap().len(), 46);
+}
+
+#[test]
+fn logits_writes_the_models_step_as_npy_which_inspect_reads_back() {
+    let out = std::env::temp_dir().join(format!("sampling-lab-cli-{}.npy", std::process::id()));
+    let path = out.to_str().unwrap();
+    let written = run("logits", &["--model", MODEL, "--prompt", QUESTION, "--answer-prefix", PREFIX, "--out", path]);
+    assert!(written.status.success(), "{}", String::from_utf8_lossy(&written.stderr));
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!((10 + u16::from_le_bytes([bytes[8], bytes[9]]) as usize) % 64, 0, "numpy's header alignment");
+    let params = r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#;
+    let from_file = report(&["--logits", path, "--params", params]);
+    let from_model = report(&["--model", MODEL, "--prompt", QUESTION, "--answer-prefix", PREFIX, "--params", params]);
+    std::fs::remove_file(&out).unwrap();
+    assert_eq!(from_file["vocab"], 49152);
+    for column in ["hf", "literal", "llama_cpp"] {
+        assert_eq!(from_file[column]["support"], from_model[column]["support"], "{column}");
+    }
 }
