@@ -1,6 +1,8 @@
 //! Every input a fuzzer stopped on (`fuzz/regressions/<target>/`, materialized as plain files),
+//! the hostile calls kept beside them, and the seeds the fuzzers start from (`fuzz/seeds/`),
 //! replayed through the same entry points: each must end in an error or a result, never a panic.
-//! Plus the named cases behind them.
+//! Plus the named cases behind them. A folder that is missing or empty fails its test: a replay
+//! of nothing proves nothing.
 
 use sampling_lab::generation::GenerationError;
 use sampling_lab::model::hub::HubFiles;
@@ -9,20 +11,27 @@ use sampling_lab::untrusted;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
+/// The regressions of a fuzz target.
 fn inputs(target: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fuzz/regressions")
-        .join(target);
+    files(&format!("fuzz/regressions/{target}"))
+}
+
+/// Every entry of a folder of the repository, sorted; the folder must exist and hold some.
+fn files(folder: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|d| d.map(|e| e.unwrap().path()).collect())
-        .unwrap_or_default();
+        .unwrap_or_else(|e| panic!("{folder}: {e}"))
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(!paths.is_empty(), "{folder} is empty: nothing would be replayed");
     paths.sort();
     paths
 }
 
+/// The logits fuzzer's seeds: NaN, ±inf, ties, a 2-D array, an `.npy` of version 2, JSON.
 #[test]
-fn every_logits_regression_ends_in_a_result_or_an_error() {
-    for path in inputs("logits") {
+fn every_logits_seed_ends_in_a_result_or_an_error() {
+    for path in files("fuzz/seeds/logits") {
         let _ = untrusted::logits(&std::fs::read(&path).unwrap());
     }
 }
@@ -49,6 +58,7 @@ fn every_hub_regression_ends_in_a_result_or_an_error() {
     }
 }
 
+/// Each call ends in a result or an error; one that carries `error_names` must fail saying so.
 #[test]
 fn every_generate_call_regression_ends_in_a_result_or_an_error() {
     for path in inputs("generate_call") {
@@ -63,12 +73,16 @@ fn every_generate_call_regression_ends_in_a_result_or_an_error() {
             .unwrap()
             .iter()
             .map(|i| i.as_u64().unwrap() as u32);
-        let _ = untrusted::generate_call(
+        let outcome = untrusted::generate_call(
             call["params"].as_str().unwrap(),
             call["generation_config"].as_str().unwrap(),
             logits.collect(),
             context.collect(),
         );
+        if let Some(named) = call["error_names"].as_str() {
+            let err = outcome.expect_err(named).to_string();
+            assert!(err.contains(named), "{}: {err}", path.display());
+        }
     }
 }
 
