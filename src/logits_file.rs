@@ -20,7 +20,10 @@ pub fn parse_logits(bytes: &[u8]) -> Result<Vec<f32>, SamplingError> {
 
 /// `values` as a 1-D float32 `.npy` (version 1.0), bit for bit: what `parse_logits` reads back.
 pub fn to_npy(values: &[f32]) -> Vec<u8> {
-    let header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': ({},), }}", values.len());
+    let header = format!(
+        "{{'descr': '<f4', 'fortran_order': False, 'shape': ({},), }}",
+        values.len()
+    );
     // The magic, version and length take 10 bytes; the header pads the data to 64-byte alignment.
     let padded = (10 + header.len() + 1).div_ceil(64) * 64 - 10;
     let header = format!("{header:<width$}\n", width = padded - 1);

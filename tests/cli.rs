@@ -67,7 +67,9 @@ fn prints_every_columns_entry_and_its_comparison() {
         assert!((total - 1.0).abs() < 1e-9, "{column}: probabilities sum to {total}");
         if column != "hf" {
             let compare = &r["compare"][column];
-            let tv = compare["tv"].as_f64().unwrap_or_else(|| panic!("{column} has a comparison"));
+            let tv = compare["tv"]
+                .as_f64()
+                .unwrap_or_else(|| panic!("{column} has a comparison"));
             assert!((0.0..=1.0).contains(&tv), "{column}: TV {tv}");
         }
     }
@@ -255,13 +257,38 @@ fn export_hub_writes_a_layout_that_inspect_loads() {
 fn logits_writes_the_models_step_as_npy_which_inspect_reads_back() {
     let out = std::env::temp_dir().join(format!("sampling-lab-cli-{}.npy", std::process::id()));
     let path = out.to_str().unwrap();
-    let written = run("logits", &["--model", MODEL, "--prompt", QUESTION, "--answer-prefix", PREFIX, "--out", path]);
+    let written = run(
+        "logits",
+        &[
+            "--model",
+            MODEL,
+            "--prompt",
+            QUESTION,
+            "--answer-prefix",
+            PREFIX,
+            "--out",
+            path,
+        ],
+    );
     assert!(written.status.success(), "{}", String::from_utf8_lossy(&written.stderr));
     let bytes = std::fs::read(&out).unwrap();
-    assert_eq!((10 + u16::from_le_bytes([bytes[8], bytes[9]]) as usize) % 64, 0, "numpy's header alignment");
+    assert_eq!(
+        (10 + u16::from_le_bytes([bytes[8], bytes[9]]) as usize) % 64,
+        0,
+        "numpy's header alignment"
+    );
     let params = r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#;
     let from_file = report(&["--logits", path, "--params", params]);
-    let from_model = report(&["--model", MODEL, "--prompt", QUESTION, "--answer-prefix", PREFIX, "--params", params]);
+    let from_model = report(&[
+        "--model",
+        MODEL,
+        "--prompt",
+        QUESTION,
+        "--answer-prefix",
+        PREFIX,
+        "--params",
+        params,
+    ]);
     std::fs::remove_file(&out).unwrap();
     assert_eq!(from_file["vocab"], 49152);
     for column in ["hf", "literal", "llama_cpp"] {

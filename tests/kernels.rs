@@ -12,8 +12,8 @@ use candle_core::quantized::{GgmlDType, QTensor};
 use candle_core::{Device, Tensor};
 use sampling_lab::model::blocks::BlockMatrix;
 use sampling_lab::model::exact::{ExactLlama, Weight};
-use sampling_lab::model::kernels;
 use sampling_lab::model::hyper::HF_LAYER_TENSORS;
+use sampling_lab::model::kernels;
 use sampling_lab::model::Hyper;
 use std::collections::HashMap;
 
@@ -42,7 +42,12 @@ fn case(format: GgmlDType, rows: usize, cols: usize) -> Case {
     let t = Tensor::from_vec(values(rows * cols, rows + cols), (rows, cols), &Device::Cpu).unwrap();
     if format == GgmlDType::F32 {
         let dense = t.to_vec2().unwrap();
-        return Case { format, m: BlockMatrix::dense(&t).unwrap(), bytes: Vec::new(), dense };
+        return Case {
+            format,
+            m: BlockMatrix::dense(&t).unwrap(),
+            bytes: Vec::new(),
+            dense,
+        };
     }
     let q = QTensor::quantize(&t, format).unwrap();
     Case {
@@ -81,11 +86,20 @@ fn contract_dot(c: &Case, r: usize, x: &[f32]) -> f32 {
     let stored = if c.format == GgmlDType::Q4_1 { 20 } else { 34 };
     let per_row = c.dense[r].len() / 32;
     let mut offset = 0f32;
-    for (b, block) in c.bytes[r * per_row * stored..][..per_row * stored].chunks_exact(stored).enumerate() {
+    for (b, block) in c.bytes[r * per_row * stored..][..per_row * stored]
+        .chunks_exact(stored)
+        .enumerate()
+    {
         let xb = &x[32 * b..32 * b + 32];
         let (d, m, ints): (f32, f32, Vec<f32>) = if c.format == GgmlDType::Q4_1 {
             let q = &block[4..];
-            let ints = (0..32).map(|j| if j < 16 { (q[j] & 0x0F) as f32 } else { (q[j - 16] >> 4) as f32 });
+            let ints = (0..32).map(|j| {
+                if j < 16 {
+                    (q[j] & 0x0F) as f32
+                } else {
+                    (q[j - 16] >> 4) as f32
+                }
+            });
             (f16(block), f16(&block[2..]), ints.collect())
         } else {
             (f16(block), 0.0, block[2..].iter().map(|&q| (q as i8) as f32).collect())
@@ -114,11 +128,20 @@ fn small_llama(format: GgmlDType) -> ExactLlama {
     let mut weights = HashMap::new();
     let mut put = |name: String, shape: &[usize], salt: usize| {
         let n: usize = shape.iter().product();
-        let t = Tensor::from_vec(values(n, salt).iter().map(|v| v / 8.0).collect::<Vec<_>>(), shape, &Device::Cpu).unwrap();
+        let t = Tensor::from_vec(
+            values(n, salt).iter().map(|v| v / 8.0).collect::<Vec<_>>(),
+            shape,
+            &Device::Cpu,
+        )
+        .unwrap();
         let weight = match shape {
             [rows, cols] if format != GgmlDType::F32 => {
                 let q = QTensor::quantize(&t, format).unwrap();
-                Weight::Blocks(BlockMatrix::from_qtensor(&q).unwrap().unwrap_or_else(|| panic!("{rows}×{cols}")))
+                Weight::Blocks(
+                    BlockMatrix::from_qtensor(&q)
+                        .unwrap()
+                        .unwrap_or_else(|| panic!("{rows}×{cols}")),
+                )
             }
             _ => Weight::Dense(t),
         };
@@ -128,7 +151,11 @@ fn small_llama(format: GgmlDType) -> ExactLlama {
     put("model.norm.weight".into(), &[hp.hidden], 2);
     for layer in 0..hp.layers {
         for (i, (name, shape)) in HF_LAYER_TENSORS.iter().zip(hp.layer_shapes()).enumerate() {
-            put(format!("model.layers.{layer}.{name}.weight"), &shape, 10 * layer + i + 3);
+            put(
+                format!("model.layers.{layer}.{name}.weight"),
+                &shape,
+                10 * layer + i + 3,
+            );
         }
     }
     ExactLlama::new(weights, &hp).unwrap()
@@ -143,7 +170,10 @@ fn decoded(llama: &ExactLlama) -> Vec<Vec<u32>> {
     for (i, next) in [7u32, 150, 7].into_iter().enumerate() {
         steps.push(llama.forward(&mut cache, &[next], PROMPT.len() + i).unwrap());
     }
-    steps.into_iter().map(|l| l.iter().map(|v| v.to_bits()).collect()).collect()
+    steps
+        .into_iter()
+        .map(|l| l.iter().map(|v| v.to_bits()).collect())
+        .collect()
 }
 
 both! {

@@ -258,7 +258,10 @@ fn where_rustup_cannot_download_debian_s_rustc_web_covers_both_builds() {
     machine.components.retain(|c| *c != "rust-src");
     machine.rustup_offline = true;
     let (changes, said) = set_up(&machine);
-    assert!(installs(&changes, "rustup target add wasm32-unknown-unknown"), "tried first: {changes:?}");
+    assert!(
+        installs(&changes, "rustup target add wasm32-unknown-unknown"),
+        "tried first: {changes:?}"
+    );
     assert!(
         installs(&changes, &format!("apt-get install {}", DEBIAN_RUST.join(" "))),
         "{changes:?}\n{said}"
@@ -297,5 +300,8 @@ fn a_wasm_bindgen_cli_of_another_version_is_replaced() {
     machine.wasm_bindgen = Some("0.2.100");
     let (changes, said) = set_up(&machine);
     assert_eq!(changes.len(), 1, "{said}");
-    assert!(changes[0].starts_with("cargo install wasm-bindgen-cli --version "), "{changes:?}");
+    assert!(
+        changes[0].starts_with("cargo install wasm-bindgen-cli --version "),
+        "{changes:?}"
+    );
 }

@@ -201,7 +201,9 @@ mod tests {
     fn the_kv_buffer_grows_past_its_capacity_and_keeps_every_position() {
         let (kv_heads, head) = (2, 3);
         let rows = |from: usize, n: usize, scale: f32| -> Vec<f32> {
-            (0..n * kv_heads * head).map(|i| (from * 1000 + i) as f32 * scale).collect()
+            (0..n * kv_heads * head)
+                .map(|i| (from * 1000 + i) as f32 * scale)
+                .collect()
         };
         let mut buffer = KvBuffer::new(kv_heads, head);
         let mut all_k: Vec<f32> = Vec::new();

@@ -85,7 +85,10 @@ impl BlockMatrix {
     /// From a tensor's bytes as a GGUF stores them; `None` for formats without a kernel here.
     pub fn from_bytes(dtype: GgmlDType, rows: usize, cols: usize, data: &[u8]) -> Option<Self> {
         let format = BlockFormat::of(dtype).filter(|_| cols % BLOCK == 0)?;
-        let (nf, nq) = (format.factors_per_row(cols) / (cols / BLOCK), format.quants_per_row(cols) / (cols / BLOCK));
+        let (nf, nq) = (
+            format.factors_per_row(cols) / (cols / BLOCK),
+            format.quants_per_row(cols) / (cols / BLOCK),
+        );
         (data.len() == rows * cols / BLOCK * (2 * nf + nq)).then(|| Self::from_stored(format, rows, cols, data))
     }
 
@@ -146,8 +149,14 @@ impl BlockMatrix {
 
     /// The factors and integers of consecutive rows.
     fn rows_of(&self, rows: std::ops::Range<usize>) -> (&[f32], &[u8]) {
-        let (f, q) = (self.format.factors_per_row(self.cols), self.format.quants_per_row(self.cols));
-        (&self.factors[rows.start * f..rows.end * f], &self.quants[rows.start * q..rows.end * q])
+        let (f, q) = (
+            self.format.factors_per_row(self.cols),
+            self.format.quants_per_row(self.cols),
+        );
+        (
+            &self.factors[rows.start * f..rows.end * f],
+            &self.quants[rows.start * q..rows.end * q],
+        )
     }
 
     /// The rows of every part, one part after another: products that read the same input become

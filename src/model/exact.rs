@@ -178,7 +178,9 @@ impl ExactLlama {
     pub fn new_cache(&self) -> ExactCache {
         let head = self.hp.hidden / self.hp.heads;
         ExactCache {
-            kvs: (0..self.layers.len()).map(|_| KvBuffer::new(self.hp.kv_heads, head)).collect(),
+            kvs: (0..self.layers.len())
+                .map(|_| KvBuffer::new(self.hp.kv_heads, head))
+                .collect(),
         }
     }
 
@@ -200,7 +202,10 @@ impl ExactLlama {
     fn logits(&self, hidden: &[f32]) -> Vec<Vec<f32>> {
         let normed = arithmetic::rms_norm(hidden, &self.norm, self.hp.rms_norm_eps as f32);
         let head = self.lm_head.as_ref().unwrap_or(&self.embed);
-        head.product(&normed).chunks_exact(head.rows()).map(<[f32]>::to_vec).collect()
+        head.product(&normed)
+            .chunks_exact(head.rows())
+            .map(<[f32]>::to_vec)
+            .collect()
     }
 
     /// The hidden states of `ids` after the last layer, `[n][hidden]`.
@@ -274,4 +279,3 @@ fn check_shapes(weights: &HashMap<String, Weight>, hp: &Hyper) -> Result<()> {
     }
     Ok(())
 }
-

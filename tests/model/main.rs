@@ -92,7 +92,11 @@ pub fn assert_every_step_equals_a_fresh_forward(model: &Model, session: &samplin
     for step in 0..session.steps() {
         let (cached, context) = session.at(step).unwrap();
         let fresh = model.next_logits(context).unwrap();
-        assert!(bits(cached) == bits(&fresh), "step {step}: max |Δ| {}", max_abs_diff(cached, &fresh));
+        assert!(
+            bits(cached) == bits(&fresh),
+            "step {step}: max |Δ| {}",
+            max_abs_diff(cached, &fresh)
+        );
     }
 }
 

@@ -109,7 +109,11 @@ fn after_a_rejection_the_cut_back_cache_gives_a_fresh_forward_s_logits() {
     target.truncate(committed.len() - 1).unwrap();
     let cached = target.extend(&committed[committed.len() - 1..]).unwrap().remove(0);
     let fresh = model.next_logits(&committed).unwrap();
-    assert!(super::bits(&cached) == super::bits(&fresh), "max |Δlogit| {}", super::max_abs_diff(&cached, &fresh));
+    assert!(
+        super::bits(&cached) == super::bits(&fresh),
+        "max |Δlogit| {}",
+        super::max_abs_diff(&cached, &fresh)
+    );
 }
 
 #[test]

@@ -61,7 +61,11 @@ pub fn q4_1_product(dm: &[f32], quants: &[u8], cols: usize, xs: &[f32], sums: &[
     let blocks = cols / BLOCK;
     let width = quants.len() / (cols / 2);
     let mut values = vec![0f32; cols];
-    for (i, (dm, q)) in dm.chunks_exact(2 * blocks).zip(quants.chunks_exact(cols / 2)).enumerate() {
+    for (i, (dm, q)) in dm
+        .chunks_exact(2 * blocks)
+        .zip(quants.chunks_exact(cols / 2))
+        .enumerate()
+    {
         // Low nibbles are a block's values 0..16, high nibbles 16..32.
         for (q, v) in q.chunks_exact(BLOCK / 2).zip(values.chunks_exact_mut(BLOCK)) {
             for (j, &byte) in q.iter().enumerate() {

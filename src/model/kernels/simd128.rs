@@ -95,10 +95,7 @@ pub fn dequantize_q4_1(d: f32, m: f32, quants: &[u8], out: &mut [f32]) {
 
 #[inline(always)]
 fn sum_lanes(v: v128) -> f32 {
-    f32x4_extract_lane::<0>(v)
-        + f32x4_extract_lane::<1>(v)
-        + f32x4_extract_lane::<2>(v)
-        + f32x4_extract_lane::<3>(v)
+    f32x4_extract_lane::<0>(v) + f32x4_extract_lane::<1>(v) + f32x4_extract_lane::<2>(v) + f32x4_extract_lane::<3>(v)
 }
 
 /// 16 values (`values[at..at + 16]`) times `x[at..at + 16]`, as four lanes: the same products
@@ -117,7 +114,10 @@ fn widen(quants: &[u8], signed: bool, out: &mut [f32]) {
             [widen_i8(load_bytes(q)), widen_i8(load_bytes(&q[16..]))]
         } else {
             let bytes = load_bytes(q);
-            [widen_u8(v128_and(bytes, u8x16_splat(0x0F))), widen_u8(u8x16_shr(bytes, 4))]
+            [
+                widen_u8(v128_and(bytes, u8x16_splat(0x0F))),
+                widen_u8(u8x16_shr(bytes, 4)),
+            ]
         };
         for (h, ints) in halves.into_iter().enumerate() {
             for (i, lanes) in ints.into_iter().enumerate() {
@@ -167,29 +167,49 @@ fn q4_1_offset(dm: &[f32], sums: &[f32]) -> f32 {
 pub fn q8_0_product(d: &[f32], quants: &[u8], cols: usize, xs: &[f32], out: &mut [f32]) {
     let blocks = cols / BLOCK;
     if xs.len() == cols {
-        for ((d, q), y) in d.chunks_exact(blocks).zip(quants.chunks_exact(cols)).zip(out.iter_mut()) {
+        for ((d, q), y) in d
+            .chunks_exact(blocks)
+            .zip(quants.chunks_exact(cols))
+            .zip(out.iter_mut())
+        {
             *y = q8_0_row(d, q, xs);
         }
         return;
     }
-    tiled(cols, quants.len() / cols, xs, out, |q, values| widen(&quants[q * cols..][..cols], true, values), |r, b| {
-        d[r * blocks + b]
-    }, |_, _| 0.0);
+    tiled(
+        cols,
+        quants.len() / cols,
+        xs,
+        out,
+        |q, values| widen(&quants[q * cols..][..cols], true, values),
+        |r, b| d[r * blocks + b],
+        |_, _| 0.0,
+    );
 }
 
 pub fn q4_1_product(dm: &[f32], quants: &[u8], cols: usize, xs: &[f32], sums: &[f32], out: &mut [f32]) {
     let blocks = cols / BLOCK;
     let row = |r: usize| &dm[2 * r * blocks..][..2 * blocks];
     if xs.len() == cols {
-        for ((dm, q), y) in dm.chunks_exact(2 * blocks).zip(quants.chunks_exact(cols / 2)).zip(out.iter_mut()) {
+        for ((dm, q), y) in dm
+            .chunks_exact(2 * blocks)
+            .zip(quants.chunks_exact(cols / 2))
+            .zip(out.iter_mut())
+        {
             *y = q4_1_row(dm, q, xs) + q4_1_offset(dm, sums);
         }
         return;
     }
     let half = cols / 2;
-    tiled(cols, quants.len() / half, xs, out, |q, values| widen(&quants[q * half..][..half], false, values), |r, b| {
-        row(r)[2 * b]
-    }, |r, t| q4_1_offset(row(r), &sums[t * blocks..][..blocks]));
+    tiled(
+        cols,
+        quants.len() / half,
+        xs,
+        out,
+        |q, values| widen(&quants[q * half..][..half], false, values),
+        |r, b| row(r)[2 * b],
+        |r, t| q4_1_offset(row(r), &sums[t * blocks..][..blocks]),
+    );
 }
 
 /// Rows times several activation rows: each row is widened once into f32 (exactly), then its

@@ -614,7 +614,11 @@ fn causes(chain: &LlamaCpp, step: &Step) -> Vec<Cause> {
         .map(|(name, value)| format!("{name} {value}"))
         .collect();
     if hf.do_sample && !chain.is_greedy() && chain.temperature != 1.0 && !truncates.is_empty() {
-        let passed = LlamaCpp { temperature: 1.0, ..chain.clone() }.distribution(&step.input.logits, &step.input.context_ids);
+        let passed = LlamaCpp {
+            temperature: 1.0,
+            ..chain.clone()
+        }
+        .distribution(&step.input.logits, &step.input.context_ids);
         out.push(ORDER.says(format!(
             "llama.cpp cuts with {} at temperature 1, where {} pass, and divides by the temperature {} only then; transformers divides first, and {} pass its cuts.",
             truncates.join(", "),
