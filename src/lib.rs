@@ -1,9 +1,13 @@
-//! sampling-lab: the next-token distribution transformers' `generate()` samples from, next to the
-//! one a literal candle port samples from and the corrected port.
+//! sampling-lab: SmolLM2 (any llama) run with candle around the sampling core
+//! ([`sampling_lab_core`]: what transformers' `generate()` and other runtimes sample from), for
+//! the command line and, compiled to WebAssembly, for the page's worker.
 //!
-//! [`sampling`] is the pure core (no model, no wasm); [`model`] runs the model around it and
-//! [`generation`] drives it step by step; [`logits_file`] reads logits from disk or bytes; [`untrusted`] is every entry point for outside input, as the fuzzers drive it; the
-//! `wasm` module (wasm32 only) is the thin `wasm-bindgen` edge the page's worker calls.
+//! The floors, each using only those below it: the sampling core (its own crate: no model, no
+//! wasm) → [`model`] (the files, the tokenizer, the chat template, the forward pass) →
+//! [`generation`] (sessions, branches, the speculative loop) → the edges: the `sampling-lab`
+//! command (`main.rs`) and `wasm` (wasm32 only, the `wasm-bindgen` API the worker calls).
+//! [`logits_file`] reads logits from disk or bytes; [`untrusted`] is every entry point for
+//! outside input, as the fuzzers drive it.
 
 // The threaded wasm build's pool waits with memory.atomic.wait32, whose intrinsic is not stable
 // yet; that build already needs RUSTC_BOOTSTRAP for -Zbuild-std (scripts/build-wasm-threads.sh).
@@ -15,7 +19,6 @@
 pub mod generation;
 pub mod logits_file;
 pub mod model;
-pub mod sampling;
 pub mod untrusted;
 
 #[cfg(target_arch = "wasm32")]

@@ -2,7 +2,7 @@
 //! [`to_npy`] writes) or a JSON array of numbers. Whether they can be inspected (empty, NaN, +inf) is the core's to say
 //! (`Inspection::new`).
 
-use crate::sampling::SamplingError;
+use sampling_lab_core::SamplingError;
 
 /// Parses `bytes` as `.npy` when they start with the npy magic, as JSON otherwise.
 pub fn parse_logits(bytes: &[u8]) -> Result<Vec<f32>, SamplingError> {

@@ -20,13 +20,13 @@
 //! transformers rejects are part of the report, not a failure.
 
 use sampling_lab::generation::speculative::{self, DraftSource, Speculative, DEFAULT_BLOCK};
-use sampling_lab::generation::{Call, Semantics, Session, StepLogits};
+use sampling_lab::generation::{Decoding, ColumnName, Session, StepLogits};
 use sampling_lab::logits_file::parse_logits;
 use sampling_lab::model::{export, Chat, Model, Precision};
-use sampling_lab::sampling::columns::causes::Rule;
-use sampling_lab::sampling::columns::{dflash, hf};
-use sampling_lab::sampling::output::monte_carlo::MonteCarlo;
-use sampling_lab::sampling::{Analysis, GenerateArgs, GenerationConfig, Inspection};
+use sampling_lab_core::columns::causes::Rule;
+use sampling_lab_core::columns::{dflash, hf};
+use sampling_lab_core::output::monte_carlo::MonteCarlo;
+use sampling_lab_core::{Analysis, GenerateArgs, GenerationConfig, Inspection};
 use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;
@@ -51,7 +51,7 @@ COLUMN is one of the columns of the report:";
 
 /// The usage, with the columns the registry lists.
 fn usage() -> String {
-    let columns: Vec<&str> = Semantics::all().map(Semantics::name).collect();
+    let columns: Vec<&str> = ColumnName::all().map(ColumnName::name).collect();
     format!(
         "{USAGE} {} (generate: hf by default; speculate: dflash).",
         columns.join(", ")
@@ -272,8 +272,8 @@ fn generate(flags: &Flags) -> CliResult<()> {
     )?;
     let (model, ids) = load_model(flags)?;
     let args = GenerateArgs::from_json_str(flags.get("params").unwrap_or("{}"))?;
-    let semantics: Semantics = flags.get("semantics").unwrap_or(hf::SEMANTICS.name()).parse()?;
-    let call = Call::on(&model, semantics, args, None, flags.number("seed")?);
+    let semantics: ColumnName = flags.get("semantics").unwrap_or(hf::NAME.name()).parse()?;
+    let call = Decoding::on(&model, semantics, args, None, flags.number("seed")?);
     let max_new_tokens = flags.number("max-new-tokens")?.unwrap_or(MAX_NEW_TOKENS);
     let started = Instant::now();
     let mut session = Session::start(Arc::new(model), ids, call.sampler(0)?, max_new_tokens)?;
@@ -309,13 +309,13 @@ fn speculate(flags: &Flags) -> CliResult<String> {
     )?;
     let (model, ids) = load_model(flags)?;
     let args = GenerateArgs::from_json_str(flags.get("params").unwrap_or("{}"))?;
-    let semantics: Semantics = flags.get("semantics").unwrap_or(dflash::SEMANTICS.name()).parse()?;
+    let semantics: ColumnName = flags.get("semantics").unwrap_or(dflash::NAME.name()).parse()?;
     let settings = Speculative {
         block_size: flags.number("block")?.unwrap_or(DEFAULT_BLOCK),
         draft: flags.get("draft").unwrap_or("greedy").parse::<DraftSource>()?,
         max_new_tokens: flags.number("max-new-tokens")?.unwrap_or(MAX_NEW_TOKENS),
     };
-    let call = Call::on(&model, semantics, args, None, flags.number("seed")?);
+    let call = Decoding::on(&model, semantics, args, None, flags.number("seed")?);
     let started = Instant::now();
     let result = speculative::speculate(Arc::new(model), &ids, &call, settings)?;
     let mut value = serde_json::to_value(result)?;

@@ -7,7 +7,7 @@ use crate::generation::GenerationError;
 use crate::logits_file::parse_logits;
 use crate::model::hub::HubFiles;
 use crate::model::{Chat, Model, Precision};
-use crate::sampling::{Analysis, GenerateArgs, GenerationConfig, Inspection, Part, SamplingError};
+use sampling_lab_core::{Analysis, GenerateArgs, GenerationConfig, Inspection, Part, SamplingError};
 use serde::Serialize;
 
 /// Draws a Monte Carlo pass makes on fuzzed input: enough to run both ports' real

@@ -49,7 +49,7 @@ fn prints_every_columns_entry_and_its_comparison() {
         r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#,
     ]);
     assert_eq!(r["vocab"], 49152);
-    let columns: Vec<&str> = sampling_lab::sampling::Semantics::all().map(|s| s.name()).collect();
+    let columns: Vec<&str> = sampling_lab_core::ColumnName::all().map(|s| s.name()).collect();
     let listed: Vec<&str> = KEPT_AT_THE_REFERENCE_CALL.iter().map(|(c, _)| *c).collect();
     assert_eq!(listed, columns, "the test lists every column, in the registry's order");
     for (column, kept) in KEPT_AT_THE_REFERENCE_CALL {

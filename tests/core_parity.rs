@@ -7,11 +7,11 @@ mod both;
 
 use common::{case, cases, file, Case};
 use sampling_lab::logits_file::parse_logits;
-use sampling_lab::sampling::columns::dflash::{self, DflashSampling};
-use sampling_lab::sampling::columns::{corrected, hf, literal, llama_cpp};
-use sampling_lab::sampling::distribution::EXACT_TOLERANCE;
-use sampling_lab::sampling::output::monte_carlo::{summarize, ColumnDraws};
-use sampling_lab::sampling::{Analysis, Distribution, Field, GenerateArgs, Part, PyValue};
+use sampling_lab_core::columns::dflash::{self, DflashSampling};
+use sampling_lab_core::columns::{corrected, hf, literal, llama_cpp};
+use sampling_lab_core::EXACT_TOLERANCE;
+use sampling_lab_core::output::monte_carlo::{summarize, ColumnDraws};
+use sampling_lab_core::{Analysis, Distribution, Field, GenerateArgs, Part, PyValue};
 use serde_json::{json, Value};
 
 #[cfg(target_arch = "wasm32")]
@@ -20,7 +20,6 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 fn hf_dist(case: &Case) -> Distribution {
     let analysis = Analysis::run(&case.input);
     analysis
-        .columns
         .hf
         .unwrap_or_else(|e| panic!("{}: unexpected error {e}", case.name))
         .1
@@ -49,7 +48,7 @@ both! {
         let mut checked = 0;
         for case in cases().iter().filter(|c| c.error().is_none()) {
             let analysis = Analysis::run(&case.input);
-            let (hf, outcome) = analysis.columns.hf.unwrap_or_else(|e| panic!("{}: unexpected error {e}", case.name));
+            let (hf, outcome) = analysis.hf.unwrap_or_else(|e| panic!("{}: unexpected error {e}", case.name));
             let names: Vec<&str> = hf.processors.iter().map(|p| p.class_name()).collect();
             let expected: Vec<&str> = case.hf["processors"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
             assert_eq!(names, expected, "{}: processor list", case.name);
@@ -69,7 +68,7 @@ both! {
     fn effective_params_resolve_as_transformers_resolves_them() {
         for case in cases() {
             let analysis = Analysis::run(&case.input);
-            let ours = serde_json::Value::Object(analysis.columns.effective.values_json());
+            let ours = serde_json::Value::Object(analysis.effective.values_json());
             assert_eq!(ours, case.hf["effective_params"], "{}: effective parameters", case.name);
         }
     }
@@ -78,7 +77,7 @@ both! {
         let mut checked = 0;
         for case in cases() {
             if let Some(expected) = case.error() {
-                let err = Analysis::run(&case.input).columns.hf.err().map(|e| e.to_string());
+                let err = Analysis::run(&case.input).hf.err().map(|e| e.to_string());
                 assert_eq!(err.as_deref(), Some(expected), "{}", case.name);
                 checked += 1;
             }
@@ -90,10 +89,10 @@ both! {
         let mut by_nature = Vec::new();
         for case in cases().iter().filter(|c| c.error().is_none()) {
             let report = Analysis::run(&case.input).report();
-            match report.entry(corrected::SEMANTICS).details["exactness"].as_str() {
+            match report.entry(corrected::NAME).details["exactness"].as_str() {
                 Some("exact") => {}
                 Some("inexact_by_nature") => by_nature.push(case.name.clone()),
-                other => panic!("{}: corrected port is {other:?}: {:?}", case.name, report.compare(corrected::SEMANTICS)),
+                other => panic!("{}: corrected port is {other:?}: {:?}", case.name, report.compare(corrected::NAME)),
             }
         }
         // Ties straddling a top-p cut are detected, not hidden: the tied synthetic cases have some.
@@ -109,32 +108,32 @@ both! {
     fn literal_top_k_then_top_p_skips_the_nucleus_when_the_top_k_mass_is_below_p() {
         // On the Q4_1 model the top-40 hold less than 0.9 of the mass, so candle ignores top_p.
         let report = Analysis::run(&case("k40p09").input).report();
-        let top40_mass: f64 = Analysis::run(&case("t07").input).report().entry(hf::SEMANTICS).support[..40].iter().map(|(_, p)| p).sum();
+        let top40_mass: f64 = Analysis::run(&case("t07").input).report().entry(hf::NAME).support[..40].iter().map(|(_, p)| p).sum();
         assert!(top40_mass < 0.9, "{top40_mass}");
-        assert_eq!((report.entry(hf::SEMANTICS).kept, report.entry(literal::SEMANTICS).kept), (24, 40));
+        assert_eq!((report.entry(hf::NAME).kept, report.entry(literal::NAME).kept), (24, 40));
     }
 
     fn literal_port_of_temperature_alone_keeps_the_whole_vocabulary() {
-        assert_eq!(Analysis::run(&case("t07_default").input).report().entry(literal::SEMANTICS).kept, 49152);
+        assert_eq!(Analysis::run(&case("t07_default").input).report().entry(literal::NAME).kept, 49152);
     }
 
     fn ties_3221_with_top_k_2_keep_3_for_hf_and_2_for_literal() {
         let report = Analysis::run(&case("ties_3221_k2").input).report();
         let kept = |s| report.entry(s).kept;
-        assert_eq!((kept(hf::SEMANTICS), kept(literal::SEMANTICS), kept(corrected::SEMANTICS)), (3, 2, 3));
+        assert_eq!((kept(hf::NAME), kept(literal::NAME), kept(corrected::NAME)), (3, 2, 3));
     }
 
     fn temperature_zero_with_sampling_is_an_error_for_hf_and_silently_greedy_for_literal() {
         let report = Analysis::run(&case("err_temperature_zero").input).report();
-        assert!(report.entry(hf::SEMANTICS).error.as_deref().unwrap().starts_with("`temperature` (=0.0) has to be"));
-        assert_eq!(report.entry(literal::SEMANTICS).sampling, "Sampling::ArgMax");
-        assert_eq!(report.entry(literal::SEMANTICS).kept, 1);
+        assert!(report.entry(hf::NAME).error.as_deref().unwrap().starts_with("`temperature` (=0.0) has to be"));
+        assert_eq!(report.entry(literal::NAME).sampling, "Sampling::ArgMax");
+        assert_eq!(report.entry(literal::NAME).kept, 1);
     }
 
     fn implicit_top_k_is_reported_as_a_default_that_took_effect() {
         let report = Analysis::run(&case("t07_default").input).report();
         assert_eq!(report.effective.implicit, vec!["top_k=50".to_string()]);
-        assert!(report.compare(literal::SEMANTICS).unwrap().mass_outside_hf > 0.01);
+        assert!(report.compare(literal::NAME).unwrap().mass_outside_hf > 0.01);
     }
 
     fn literal_exact_distributions_match_real_logits_processor_draws() {
@@ -199,7 +198,7 @@ both! {
                 let logits = dflash_logits(&fixture, logits);
                 let exact = dflash.distribution(&logits).unwrap();
                 let port = dflash.candle_port().distribution(&logits, &[]).unwrap();
-                let c = sampling_lab::sampling::distribution::compare(&exact, &port);
+                let c = sampling_lab_core::compare(&exact, &port);
                 assert!(c.max_abs_diff <= EXACT_TOLERANCE, "T={t}: max |Δp| {}", c.max_abs_diff);
             }
         }
@@ -215,12 +214,12 @@ both! {
         let mut args = GenerateArgs::default();
         args.set(Field::DoSample, PyValue::Bool(true));
         args.set(Field::Temperature, PyValue::Float(1e-5));
-        let input = sampling_lab::sampling::Inspection { args, ..case("t07").input };
+        let input = sampling_lab_core::Inspection { args, ..case("t07").input };
         let report = Analysis::run(&input).report();
-        assert_eq!((report.entry(hf::SEMANTICS).kept, report.entry(corrected::SEMANTICS).kept), (50, 1));
+        assert_eq!((report.entry(hf::NAME).kept, report.entry(corrected::NAME).kept), (50, 1));
         let rules: Vec<&str> = report.causes.iter().map(|c| c.rule.name()).collect();
         assert_eq!(rules, ["hf_undrawable"], "{:?}", report.causes);
-        assert_eq!(report.entry(corrected::SEMANTICS).details["exactness"], "exact");
+        assert_eq!(report.entry(corrected::NAME).details["exactness"], "exact");
     }
 
     fn llama_cpp_s_draws_pass_monte_carlo_on_the_reference_context() {
@@ -229,7 +228,7 @@ both! {
         for name in ["t07_default", "k40p09", "ties_3221_k2", "greedy"] {
             let c = case(name);
             let analysis = Analysis::run(&c.input);
-            let column = &analysis.columns.get(llama_cpp::SEMANTICS).column;
+            let column = &analysis.get(llama_cpp::NAME).engine;
             let drawing = column.draws(&c.input.logits, &c.input.context_ids, 9).expect("llama.cpp draws").unwrap();
             let mut draws = ColumnDraws::new(drawing.source, c.input.logits.len(), 0..5_000);
             draws.advance(usize::MAX).unwrap();
@@ -244,16 +243,16 @@ both! {
         let mut args = GenerateArgs::default();
         args.set(Field::DoSample, PyValue::Bool(true));
         args.set(Field::Temperature, PyValue::Float(1.5));
-        let input = sampling_lab::sampling::Inspection { args, ..case("t07").input };
+        let input = sampling_lab_core::Inspection { args, ..case("t07").input };
         let report = Analysis::run(&input).report();
-        assert_eq!(report.entry(hf::SEMANTICS).kept, 50);
-        assert!(report.entry(llama_cpp::SEMANTICS).kept < 50, "{}", report.entry(llama_cpp::SEMANTICS).kept);
+        assert_eq!(report.entry(hf::NAME).kept, 50);
+        assert!(report.entry(llama_cpp::NAME).kept < 50, "{}", report.entry(llama_cpp::NAME).kept);
         assert!(report.causes.iter().any(|c| c.rule == llama_cpp::ORDER), "{:?}", report.causes);
     }
 
     fn dflash_at_temperature_0_6_is_not_generate_at_temperature_0_6() {
         let report = Analysis::run(&case("t07_default").input).report();
-        assert_eq!((report.entry(hf::SEMANTICS).kept, report.entry(dflash::SEMANTICS).kept), (50, 49152));
+        assert_eq!((report.entry(hf::NAME).kept, report.entry(dflash::NAME).kept), (50, 49152));
         assert!(report.causes.iter().any(|c| c.rule == dflash::TEMPERATURE_ONLY), "{:?}", report.causes);
     }
 }

@@ -310,7 +310,7 @@ impl TinyHub {
 /// An argument name: one of transformers' sampling fields (the crate's own list), `seed`, or one
 /// it does not know.
 fn name(index: u8) -> &'static str {
-    let fields = sampling_lab::sampling::Field::ALL;
+    let fields = sampling_lab_core::Field::ALL;
     match fields.get(index as usize % (fields.len() + 2)) {
         Some(field) => field.name(),
         None if index % 2 == 0 => "seed",

@@ -7,14 +7,14 @@ pub mod session;
 pub mod speculative;
 pub mod step_logits;
 
-pub use crate::sampling::Semantics;
+pub use sampling_lab_core::ColumnName;
 pub use prompt_cache::PromptCache;
-pub use sampler::{Call, Sampler};
+pub use sampler::{Decoding, Sampler};
 pub use session::{Finish, Prefill, Session, Step};
 pub use step_logits::{StepLogits, StepReport};
 
 use crate::model::{Model, ModelError};
-use crate::sampling::SamplingError;
+use sampling_lab_core::SamplingError;
 use serde_json::{Map, Value};
 
 /// What a generation refuses or meets, typed; the edges turn it into text once.

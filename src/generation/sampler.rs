@@ -2,29 +2,29 @@
 
 use super::GenerationError;
 use crate::model::Model;
-use crate::sampling::columns::TokenSampler;
-use crate::sampling::distribution::Distribution;
-use crate::sampling::{GenerateArgs, GenerationConfig, Semantics};
+use sampling_lab_core::columns::TokenSampler;
+use sampling_lab_core::Distribution;
+use sampling_lab_core::{GenerateArgs, GenerationConfig, ColumnName};
 
 /// One `generate()` call on a model, with the two defaults every edge would otherwise write
 /// again: the caller's `generation_config.json`, else the model's own; the caller's seed (a flag,
 /// an option), else the call's `seed` argument, else 0.
-pub struct Call {
-    pub semantics: Semantics,
+pub struct Decoding {
+    pub semantics: ColumnName,
     pub args: GenerateArgs,
     pub generation_config: Option<GenerationConfig>,
     pub seed: u64,
 }
 
-impl Call {
+impl Decoding {
     pub fn on(
         model: &Model,
-        semantics: Semantics,
+        semantics: ColumnName,
         args: GenerateArgs,
         generation_config: Option<GenerationConfig>,
         seed: Option<u64>,
     ) -> Self {
-        Call {
+        Decoding {
             semantics,
             seed: args.seed_or(seed),
             generation_config: model.generation_config_or(generation_config),
@@ -51,7 +51,7 @@ impl Sampler {
     /// transformers refuses; the literal port, like the candle program it mirrors, accepts
     /// whatever it is given.
     pub fn new(
-        semantics: Semantics,
+        semantics: ColumnName,
         args: &GenerateArgs,
         generation_config: Option<&GenerationConfig>,
         seed: u64,

@@ -11,14 +11,14 @@
 //! benchmark counts it) has the exact expectation `1 + Σₖ Πᵢ₍ᵢ₍ₖ₎ pᵢ(dᵢ₊₁)` given the drafted
 //! tokens, which each round reports next to the observed one.
 
-use super::sampler::{Call, Sampler};
+use super::sampler::{Decoding, Sampler};
 use super::session::Finish;
 use super::{token_texts, GenerationError};
 use crate::model::{KvCache, Model};
-use crate::sampling::columns::dflash;
-use crate::sampling::columns::hf::torch_argmax;
-use crate::sampling::GenerateArgs;
-use crate::sampling::Semantics;
+use sampling_lab_core::columns::dflash;
+use sampling_lab_core::columns::hf::torch_argmax;
+use sampling_lab_core::GenerateArgs;
+use sampling_lab_core::ColumnName;
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -181,7 +181,7 @@ impl Speculative {
         target: &mut T,
         prompt: &[u32],
         prefill_logits: &[f32],
-        semantics: Semantics,
+        semantics: ColumnName,
         sampler: &mut Sampler,
         drafter: &mut Sampler,
     ) -> Result<Speculation, GenerationError> {
@@ -221,7 +221,7 @@ impl Speculative {
         Ok(state)
     }
 
-    fn summary(&self, state: State, semantics: Semantics) -> Speculation {
+    fn summary(&self, state: State, semantics: ColumnName) -> Speculation {
         let lengths: Vec<f64> = state.rounds.iter().map(|r| r.acceptance_length as f64).collect();
         Speculation {
             ids: state.ids[state.prompt_len..].to_vec(),
@@ -301,7 +301,7 @@ impl Speculative {
 pub fn speculate(
     model: Arc<Model>,
     prompt: &[u32],
-    call: &Call,
+    call: &Decoding,
     settings: Speculative,
 ) -> Result<Speculation, GenerationError> {
     let mut run = SpeculativeRun::start(model, prompt, call, settings)?;
@@ -317,7 +317,7 @@ pub struct SpeculativeRun {
     sampler: Sampler,
     drafter: Sampler,
     state: State,
-    semantics: Semantics,
+    semantics: ColumnName,
 }
 
 impl SpeculativeRun {
@@ -325,7 +325,7 @@ impl SpeculativeRun {
     pub fn start(
         model: Arc<Model>,
         prompt: &[u32],
-        call: &Call,
+        call: &Decoding,
         settings: Speculative,
     ) -> Result<Self, GenerationError> {
         let (mut sampler, drafter) = (call.sampler(0)?, call.sampler(DRAFTER_SEED)?);
@@ -395,8 +395,8 @@ pub fn acceptance_curve(
         .iter()
         .map(|&t| {
             let mut args = GenerateArgs::default();
-            args.set(crate::sampling::Field::Temperature, crate::sampling::PyValue::Float(t));
-            let sampler = Sampler::new(dflash::SEMANTICS, &args, None, 0)?;
+            args.set(sampling_lab_core::Field::Temperature, sampling_lab_core::PyValue::Float(t));
+            let sampler = Sampler::new(dflash::NAME, &args, None, 0)?;
             Ok((t, expected_acceptance(&sampler, &step_logits, &context, &draft)?))
         })
         .collect()
@@ -498,7 +498,7 @@ fn prompt_lookup(ids: &[u32], n_tokens: usize, is_eos: impl Fn(u32) -> bool) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sampling::GenerateArgs;
+    use sampling_lab_core::GenerateArgs;
 
     const V: usize = 5;
     const EOS: u32 = 4;
@@ -546,7 +546,7 @@ mod tests {
 
     fn sampler(kwargs: &str, seed: u64) -> Sampler {
         Sampler::new(
-            dflash::SEMANTICS,
+            dflash::NAME,
             &GenerateArgs::from_json_str(kwargs).unwrap(),
             None,
             seed,
@@ -567,7 +567,7 @@ mod tests {
         };
         let (mut s, mut d) = (sampler(kwargs, seed), sampler(kwargs, seed ^ 0xD4AF7));
         settings
-            .run(&mut toy, &prompt, &logits, dflash::SEMANTICS, &mut s, &mut d)
+            .run(&mut toy, &prompt, &logits, dflash::NAME, &mut s, &mut d)
             .unwrap()
     }
 
@@ -674,7 +674,7 @@ mod tests {
                 },
                 &prompt,
                 &toy_logits(&prompt),
-                dflash::SEMANTICS,
+                dflash::NAME,
                 &mut s,
                 &mut d,
             )

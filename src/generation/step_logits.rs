@@ -4,7 +4,7 @@
 
 use super::token_texts;
 use crate::model::Model;
-use crate::sampling::{Analysis, Distribution, GenerateArgs, GenerationConfig, Inspection, Report, SamplingError};
+use sampling_lab_core::{Analysis, Distribution, GenerateArgs, GenerationConfig, Inspection, Report, SamplingError};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
@@ -54,7 +54,7 @@ impl StepLogits {
     /// `token`'s probability under the model's own distribution (the softmax of the raw logits,
     /// nothing truncated): what a branch lists, beside what a column gave it.
     pub fn model_probability(&self, token: u32) -> f64 {
-        let logp = crate::sampling::distribution::log_softmax_f64(&self.logits);
+        let logp = sampling_lab_core::log_softmax_f64(&self.logits);
         logp.get(token as usize).map_or(0.0, |l| l.exp())
     }
 

@@ -30,7 +30,7 @@ pub use hyper::Hyper;
 pub use llama::{Backbone, KvCache, Precision};
 pub use tokenizer::TextTokenizer;
 
-use crate::sampling::GenerationConfig;
+use sampling_lab_core::GenerationConfig;
 use serde::Serialize;
 
 /// What is running, for the page's header and the CLI's report.

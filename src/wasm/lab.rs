@@ -3,7 +3,7 @@
 
 use super::{args, error, generation_config, to_js, StepLogits};
 use crate::generation::speculative::{self, DraftSource, Speculative};
-use crate::generation::{self, Call, PromptCache, Semantics, Session};
+use crate::generation::{self, Decoding, PromptCache, ColumnName, Session};
 use crate::model::{hub::HubFiles, Chat, Model, Precision};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -62,7 +62,7 @@ struct Options {
 }
 
 struct CallOptions {
-    call: Call,
+    call: Decoding,
     max_new_tokens: usize,
 }
 
@@ -108,11 +108,11 @@ impl Lab {
         let options = parse_options(options)?;
         let (args, gc) = (args(&options.params)?, generation_config(options.generation_config)?);
         let semantics = match options.semantics {
-            Some(name) => name.parse::<Semantics>()?,
-            None => crate::sampling::columns::hf::SEMANTICS,
+            Some(name) => name.parse::<ColumnName>()?,
+            None => sampling_lab_core::columns::hf::NAME,
         };
         Ok(CallOptions {
-            call: Call::on(&self.model, semantics, args, gc, options.seed),
+            call: Decoding::on(&self.model, semantics, args, gc, options.seed),
             max_new_tokens: options.max_new_tokens,
         })
     }

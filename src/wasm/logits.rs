@@ -3,8 +3,8 @@
 
 use super::{args, generation_config, to_js};
 use crate::logits_file;
-use crate::sampling::output::monte_carlo;
-use crate::sampling::{Analysis, Inspection, Part};
+use sampling_lab_core::output::monte_carlo;
+use sampling_lab_core::{Analysis, Inspection, Part};
 use wasm_bindgen::prelude::*;
 
 fn inspection(

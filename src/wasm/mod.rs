@@ -15,8 +15,8 @@ pub use logits::{inspect, monte_carlo, parse_logits, DrawJob, MonteCarloRun};
 pub use pool::{pool_rows, threaded, threads, trap_pool};
 pub use step::StepLogits;
 
-use crate::sampling::columns::{self, causes::Rule};
-use crate::sampling::{GenerateArgs, GenerationConfig};
+use sampling_lab_core::columns::{self, causes::Rule};
+use sampling_lab_core::{GenerateArgs, GenerationConfig};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -64,7 +64,7 @@ pub fn cause_rules() -> Vec<String> {
 /// (`code`: the language of the column's code, or null; `draws`: whether Monte Carlo draws it).
 #[wasm_bindgen]
 pub fn columns() -> Result<JsValue, JsError> {
-    to_js(&columns::infos())
+    to_js(&columns::REGISTRY)
 }
 
 /// Aborts the instance exactly as a Rust panic does, so that the worker's crash recovery can be

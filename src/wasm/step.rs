@@ -3,7 +3,7 @@
 
 use super::{args, generation_config, to_js, DrawJob};
 use crate::generation;
-use crate::sampling::{Analysis, Inspection};
+use sampling_lab_core::{Analysis, Inspection};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use sampling_lab::logits_file::parse_logits;
-use sampling_lab::sampling::{GenerateArgs, GenerationConfig, Inspection};
+use sampling_lab_core::{GenerateArgs, GenerationConfig, Inspection};
 use serde_json::Value;
 
 include!(concat!(env!("OUT_DIR"), "/fixtures.rs"));

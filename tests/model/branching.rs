@@ -4,13 +4,13 @@
 
 use super::*;
 use sampling_lab::generation::{Sampler, Session, Step};
-use sampling_lab::sampling::columns::hf;
-use sampling_lab::sampling::GenerateArgs;
+use sampling_lab_core::columns::hf;
+use sampling_lab_core::GenerateArgs;
 
 /// A seeded sampled answer of `n` tokens under transformers' defaults (top_k=50).
 fn sampled(model: Arc<Model>, n: usize) -> Session {
     let args = GenerateArgs::from_json_str(r#"{"do_sample": true}"#).unwrap();
-    let sampler = Sampler::new(hf::SEMANTICS, &args, None, 0).unwrap();
+    let sampler = Sampler::new(hf::NAME, &args, None, 0).unwrap();
     let mut session = Session::start(model, reference_ids(), sampler, n).unwrap();
     while session.step().unwrap().is_some() {}
     session
@@ -120,7 +120,7 @@ fn a_generation_after_an_inspect_of_its_prompt_takes_over_the_prefill() {
     assert_eq!(taken.logits, inspected);
     let run = |prefill| {
         let args = GenerateArgs::from_json_str(r#"{"do_sample": true}"#).unwrap();
-        let sampler = Sampler::new(hf::SEMANTICS, &args, None, 3).unwrap();
+        let sampler = Sampler::new(hf::NAME, &args, None, 3).unwrap();
         let mut session = Session::resume(model.clone(), prefill, sampler, 6);
         while session.step().unwrap().is_some() {}
         (0..6).map(|i| session.at(i).unwrap().0.to_vec()).collect::<Vec<_>>()

@@ -4,8 +4,8 @@
 use super::*;
 use sampling_lab::generation::{GenerationError, Sampler, Session};
 use sampling_lab::model::{Chat, Message, ModelError};
-use sampling_lab::sampling::columns::{corrected, hf, literal};
-use sampling_lab::sampling::{GenerateArgs, SamplingError};
+use sampling_lab_core::columns::{corrected, hf, literal};
+use sampling_lab_core::{GenerateArgs, SamplingError};
 
 #[test]
 fn tokenizer_ids_equal_transformers_on_the_corpus() {
@@ -161,7 +161,7 @@ fn generation_stops_at_im_end_and_streams_the_decoded_text() {
 }
 
 fn greedy_session(model: Arc<Model>, prompt: Vec<u32>, n: usize) -> Session {
-    let sampler = Sampler::new(hf::SEMANTICS, &GenerateArgs::default(), None, 0).unwrap();
+    let sampler = Sampler::new(hf::NAME, &GenerateArgs::default(), None, 0).unwrap();
     Session::start(model, prompt, sampler, n).unwrap()
 }
 
@@ -170,7 +170,7 @@ fn seeded_sampling_is_reproducible_for_every_semantics() {
     let model = model(Precision::Fast);
     let args =
         GenerateArgs::from_json_str(r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#).unwrap();
-    for semantics in [hf::SEMANTICS, literal::SEMANTICS, corrected::SEMANTICS] {
+    for semantics in [hf::NAME, literal::NAME, corrected::NAME] {
         let run = |seed| {
             let sampler = Sampler::new(semantics, &args, None, seed).unwrap();
             let mut session = Session::start(model.clone(), reference_ids(), sampler, 8).unwrap();
@@ -184,14 +184,14 @@ fn seeded_sampling_is_reproducible_for_every_semantics() {
 #[test]
 fn invalid_parameters_are_refused_before_generation_for_hf_semantics() {
     let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "temperature": 0.0}"#).unwrap();
-    let err = Sampler::new(hf::SEMANTICS, &args, None, 0).err().unwrap();
+    let err = Sampler::new(hf::NAME, &args, None, 0).err().unwrap();
     assert!(
         matches!(err, GenerationError::Sampling(SamplingError::Refused(_))),
         "{err:?}"
     );
     assert!(err.to_string().contains("strictly positive float"), "{err}");
     assert!(
-        Sampler::new(literal::SEMANTICS, &args, None, 0).is_ok(),
+        Sampler::new(literal::NAME, &args, None, 0).is_ok(),
         "the literal port accepts it silently"
     );
 }

@@ -7,7 +7,7 @@ use candle_core::DType;
 use sampling_lab::generation::StepLogits;
 use sampling_lab::model::export::hub_files_from_gguf;
 use sampling_lab::model::hub::HubFiles;
-use sampling_lab::sampling::{Analysis, GenerateArgs};
+use sampling_lab_core::{Analysis, GenerateArgs};
 use std::sync::Arc;
 
 fn hub_files(dtype: DType) -> HubFiles {

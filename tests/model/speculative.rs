@@ -4,11 +4,11 @@
 
 use super::model;
 use sampling_lab::generation::speculative::{speculate, DraftSource, ModelTarget, Speculation, Speculative, Target};
-use sampling_lab::generation::{Call, GenerationError, Sampler, Session};
+use sampling_lab::generation::{Decoding, GenerationError, Sampler, Session};
 use sampling_lab::model::Model;
 use sampling_lab::model::{Chat, Precision};
-use sampling_lab::sampling::columns::{dflash, hf};
-use sampling_lab::sampling::GenerateArgs;
+use sampling_lab_core::columns::{dflash, hf};
+use sampling_lab_core::GenerateArgs;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -41,13 +41,13 @@ fn at_temperature_zero(
         max_new_tokens,
     };
     let model = model(precision);
-    let call = Call::on(&model, dflash::SEMANTICS, GenerateArgs::default(), None, None);
+    let call = Decoding::on(&model, dflash::NAME, GenerateArgs::default(), None, None);
     speculate(model, prompt, &call, settings)
 }
 
 /// Plain greedy decoding, and each step's logits.
 fn greedy(prompt: &[u32], n: usize) -> (Vec<u32>, Vec<Vec<f32>>) {
-    let sampler = Sampler::new(dflash::SEMANTICS, &GenerateArgs::default(), None, 0).unwrap();
+    let sampler = Sampler::new(dflash::NAME, &GenerateArgs::default(), None, 0).unwrap();
     let mut session = Session::start(model(Precision::Exact), prompt.to_vec(), sampler, n).unwrap();
     while session.step().unwrap().is_some() {}
     let logits = (0..session.steps())
@@ -87,14 +87,14 @@ fn after_a_rejection_the_cut_back_cache_gives_a_fresh_forward_s_logits() {
         max_new_tokens: 12,
     };
     let (mut target, logits) = ModelTarget::prefill(model.clone(), &prompt).unwrap();
-    let mut sampler = Sampler::new(dflash::SEMANTICS, &args, None, 5).unwrap();
-    let mut drafter = Sampler::new(dflash::SEMANTICS, &args, None, 6).unwrap();
+    let mut sampler = Sampler::new(dflash::NAME, &args, None, 5).unwrap();
+    let mut drafter = Sampler::new(dflash::NAME, &args, None, 6).unwrap();
     let s = settings
         .run(
             &mut target,
             &prompt,
             &logits,
-            dflash::SEMANTICS,
+            dflash::NAME,
             &mut sampler,
             &mut drafter,
         )
@@ -176,7 +176,7 @@ fn above_zero_the_emitted_tokens_are_exact_draws_from_the_model() {
         cached: prompt.clone(),
         seen: HashMap::new(),
     };
-    let probe = Sampler::new(hf::SEMANTICS, &args, None, 0).unwrap();
+    let probe = Sampler::new(hf::NAME, &args, None, 0).unwrap();
     let prefill = target.logits(&prompt);
     let first = probe.distribution(&prefill, &prompt).unwrap();
     let mut exact: HashMap<Vec<u32>, f64> = first.support.iter().map(|&(a, p)| (vec![a], p)).collect();
@@ -205,15 +205,15 @@ fn above_zero_the_emitted_tokens_are_exact_draws_from_the_model() {
         let mut counts: HashMap<Vec<u32>, u64> = HashMap::new();
         let mut drafted = 0;
         for seed in 0..n {
-            let mut sampler = Sampler::new(hf::SEMANTICS, &args, None, seed).unwrap();
-            let mut drafter = Sampler::new(hf::SEMANTICS, &args, None, seed ^ 0xD4AF7).unwrap();
+            let mut sampler = Sampler::new(hf::NAME, &args, None, seed).unwrap();
+            let mut drafter = Sampler::new(hf::NAME, &args, None, seed ^ 0xD4AF7).unwrap();
             target.truncate(prompt.len()).unwrap();
             let s = settings(draft)
                 .run(
                     &mut target,
                     &prompt,
                     &prefill,
-                    hf::SEMANTICS,
+                    hf::NAME,
                     &mut sampler,
                     &mut drafter,
                 )

@@ -1,0 +1,388 @@
+//! `generate()` sampling arguments and how transformers resolves them.
+//!
+//! Three states matter per argument: not passed (the model's `generation_config.json`, then the
+//! global default fills it), passed as `None` (kept as None: `top_k=None` removes top-k), and a
+//! value. transformers' priority is kwargs > generation_config.json > global defaults, where the
+//! lower layers only fill fields that are still None.
+
+use super::pyvalue::PyValue;
+use crate::SamplingError;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// A `generate()` argument sampling-lab models, in the order transformers' processors use them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Field {
+    DoSample,
+    Temperature,
+    TopK,
+    TopP,
+    MinP,
+    TypicalP,
+    EpsilonCutoff,
+    EtaCutoff,
+    RepetitionPenalty,
+    NoRepeatNgramSize,
+}
+
+impl Field {
+    /// Every field; the truncations in the order `_get_logits_processor` adds their warpers.
+    pub const ALL: [Field; 10] = [
+        Field::DoSample,
+        Field::Temperature,
+        Field::TopK,
+        Field::TopP,
+        Field::MinP,
+        Field::TypicalP,
+        Field::EpsilonCutoff,
+        Field::EtaCutoff,
+        Field::RepetitionPenalty,
+        Field::NoRepeatNgramSize,
+    ];
+
+    /// The keyword as Python spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::DoSample => "do_sample",
+            Field::Temperature => "temperature",
+            Field::TopK => "top_k",
+            Field::TopP => "top_p",
+            Field::MinP => "min_p",
+            Field::TypicalP => "typical_p",
+            Field::EpsilonCutoff => "epsilon_cutoff",
+            Field::EtaCutoff => "eta_cutoff",
+            Field::RepetitionPenalty => "repetition_penalty",
+            Field::NoRepeatNgramSize => "no_repeat_ngram_size",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Field> {
+        Field::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// `GenerationConfig._get_default_generation_params()`; min_p has no default.
+    pub fn global_default(self) -> PyValue {
+        match self {
+            Field::DoSample => PyValue::Bool(false),
+            Field::Temperature | Field::TopP | Field::TypicalP | Field::RepetitionPenalty => PyValue::Float(1.0),
+            Field::TopK => PyValue::Int(50),
+            Field::EpsilonCutoff | Field::EtaCutoff => PyValue::Float(0.0),
+            Field::NoRepeatNgramSize => PyValue::Int(0),
+            Field::MinP => PyValue::None,
+        }
+    }
+
+    /// The value at which the warper is skipped, for transformers' "only used when sampling" notes.
+    fn neutral(self) -> Option<f64> {
+        match self {
+            Field::Temperature | Field::TopP | Field::TypicalP => Some(1.0),
+            Field::TopK => Some(50.0),
+            Field::EpsilonCutoff | Field::EtaCutoff => Some(0.0),
+            _ => None,
+        }
+    }
+
+    /// Flags `GenerationConfig.validate` names when `do_sample` is off.
+    const SAMPLING_ONLY: [Field; 7] = [
+        Field::Temperature,
+        Field::TopP,
+        Field::MinP,
+        Field::TypicalP,
+        Field::TopK,
+        Field::EpsilonCutoff,
+        Field::EtaCutoff,
+    ];
+}
+
+fn supported_names() -> String {
+    Field::ALL.map(Field::name).join(", ")
+}
+
+/// Keys a `generate()` call may carry that do not change the next-token distribution.
+const ACCEPTED_EXTRA: [&str; 2] = ["max_new_tokens", "seed"];
+
+/// Keyword arguments of one `generate()` call: a field absent from the map was not passed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GenerateArgs {
+    passed: Vec<(Field, PyValue)>,
+    pub seed: Option<u64>,
+    pub max_new_tokens: Option<usize>,
+}
+
+impl GenerateArgs {
+    /// Parses the JSON of keyword arguments as a Python user writes them.
+    pub fn from_json(value: &Value) -> Result<Self, SamplingError> {
+        let map = value
+            .as_object()
+            .ok_or_else(|| SamplingError::invalid("params must be a JSON object of generate() keyword arguments"))?;
+        let mut args = GenerateArgs::default();
+        for (key, value) in map {
+            if let Some(field) = Field::from_name(key) {
+                args.passed.push((field, PyValue::from_json(key, value)?));
+            } else if key == "seed" {
+                args.seed = Some(
+                    value
+                        .as_u64()
+                        .ok_or_else(|| SamplingError::invalid("`seed` must be a non-negative integer"))?,
+                );
+            } else if key == "max_new_tokens" {
+                args.max_new_tokens = Some(
+                    value
+                        .as_u64()
+                        .ok_or_else(|| SamplingError::invalid("`max_new_tokens` must be a positive integer"))?
+                        as usize,
+                );
+            } else {
+                return Err(SamplingError::Invalid(format!(
+                    "unknown generate() argument `{key}`; supported: {}, {}",
+                    supported_names(),
+                    ACCEPTED_EXTRA.join(", ")
+                )));
+            }
+        }
+        Ok(args)
+    }
+
+    pub fn from_json_str(text: &str) -> Result<Self, SamplingError> {
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| SamplingError::Invalid(format!("params are not valid JSON: {e}")))?;
+        Self::from_json(&value)
+    }
+
+    /// The seed a run uses: the caller's (a flag, an option), else the call's `seed`, else 0.
+    pub fn seed_or(&self, caller: Option<u64>) -> u64 {
+        caller.or(self.seed).unwrap_or(0)
+    }
+
+    /// `Some(value)` if passed (possibly `PyValue::None`), `None` if not passed.
+    pub fn get(&self, field: Field) -> Option<PyValue> {
+        self.passed.iter().find(|(f, _)| *f == field).map(|(_, v)| *v)
+    }
+
+    /// The arguments passed, in the order the call gave them.
+    pub fn passed(&self) -> impl Iterator<Item = (Field, PyValue)> + '_ {
+        self.passed.iter().copied()
+    }
+
+    pub fn set(&mut self, field: Field, value: PyValue) {
+        self.passed.retain(|(f, _)| *f != field);
+        self.passed.push((field, value));
+    }
+}
+
+/// The sampling fields of a model's `generation_config.json`; other keys are ignored, and a
+/// `null` is the same as an absent key, as in `GenerationConfig.from_dict`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GenerationConfig {
+    values: Vec<(Field, PyValue)>,
+}
+
+impl GenerationConfig {
+    pub fn from_json(value: &Value) -> Result<Self, SamplingError> {
+        let map = value
+            .as_object()
+            .ok_or_else(|| SamplingError::invalid("generation_config.json must be a JSON object"))?;
+        let mut values = Vec::new();
+        for field in Field::ALL {
+            if let Some(v) = map.get(field.name()) {
+                values.push((field, PyValue::from_json(field.name(), v)?));
+            }
+        }
+        Ok(GenerationConfig { values })
+    }
+
+    pub fn from_json_str(text: &str) -> Result<Self, SamplingError> {
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| SamplingError::Invalid(format!("generation_config.json is not valid JSON: {e}")))?;
+        Self::from_json(&value)
+    }
+
+    /// The fields as `generation_config.json` text; `from_json_str` reads it back unchanged.
+    pub fn to_json_string(&self) -> String {
+        let map: Map<String, Value> = self
+            .values
+            .iter()
+            .map(|(f, v)| (f.name().to_string(), v.to_json()))
+            .collect();
+        Value::Object(map).to_string()
+    }
+
+    fn get(&self, field: Field) -> PyValue {
+        self.value(field).unwrap_or(PyValue::None)
+    }
+
+    /// The field as the file has it: `Some(PyValue::None)` for an explicit `null`, which
+    /// transformers reads as absent and a JavaScript `Object.assign` copies.
+    pub fn value(&self, field: Field) -> Option<PyValue> {
+        self.values.iter().find(|(f, _)| *f == field).map(|(_, v)| *v)
+    }
+}
+
+/// Where an effective value came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    Passed,
+    GenerationConfig,
+    Default,
+}
+
+/// The parameters `generate()` actually runs with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EffectiveParams {
+    values: Vec<(Field, PyValue, Source)>,
+}
+
+impl EffectiveParams {
+    /// transformers' `_prepare_generation_config`: the model config fills fields still None, then
+    /// the global defaults do, then the kwargs overwrite (a passed None stays None).
+    pub fn resolve(args: &GenerateArgs, config: Option<&GenerationConfig>) -> Self {
+        let values = Field::ALL
+            .into_iter()
+            .map(|field| {
+                if let Some(v) = args.get(field) {
+                    return (field, v, Source::Passed);
+                }
+                let from_config = config.map_or(PyValue::None, |c| c.get(field));
+                if !from_config.is_none() {
+                    (field, from_config, Source::GenerationConfig)
+                } else {
+                    (field, field.global_default(), Source::Default)
+                }
+            })
+            .collect();
+        EffectiveParams { values }
+    }
+
+    pub fn get(&self, field: Field) -> PyValue {
+        self.entry(field).1
+    }
+
+    pub fn source(&self, field: Field) -> Source {
+        self.entry(field).2
+    }
+
+    fn entry(&self, field: Field) -> &(Field, PyValue, Source) {
+        // `resolve` gives every field a value.
+        &self.values[Field::ALL.iter().position(|f| *f == field).expect("a modelled field")]
+    }
+
+    pub fn values_json(&self) -> Map<String, Value> {
+        self.values
+            .iter()
+            .map(|(f, v, _)| (f.name().to_string(), v.to_json()))
+            .collect()
+    }
+
+    pub fn sources_json(&self) -> Map<String, Value> {
+        self.values
+            .iter()
+            .map(|(f, _, s)| {
+                (
+                    f.name().to_string(),
+                    serde_json::to_value(s).expect("Source serializes"),
+                )
+            })
+            .collect()
+    }
+
+    /// transformers' `GenerationConfig.validate` notes for flags greedy decoding ignores: they are
+    /// logged, not raised.
+    pub fn warnings(&self) -> Vec<String> {
+        if self.get(Field::DoSample) == PyValue::Bool(true) {
+            return Vec::new();
+        }
+        let ignored = |field: Field| {
+            let v = self.get(field);
+            let set = match field.neutral() {
+                Some(n) => v.number().is_some_and(|x| x != n),
+                None => !v.is_none(),
+            };
+            // `_should_warn`: an explicit do_sample=False silences flags the caller did not pass.
+            let silenced = self.source(Field::DoSample) == Source::Passed && self.source(field) != Source::Passed;
+            set && self.source(field) != Source::Default && !silenced
+        };
+        Field::SAMPLING_ONLY
+            .into_iter()
+            .filter(|field| ignored(*field))
+            .map(|field| {
+                let name = field.name();
+                format!(
+                    "`do_sample` is not set to `True`. However, `{name}` is set to `{}` -- this flag is only used in \
+                     sample-based generation modes. You should set `do_sample=True` or unset `{name}`.",
+                    self.get(field).repr()
+                )
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn resolve(kwargs: Value, config: Option<Value>) -> EffectiveParams {
+        let args = GenerateArgs::from_json(&kwargs).unwrap();
+        let config = config.map(|c| GenerationConfig::from_json(&c).unwrap());
+        EffectiveParams::resolve(&args, config.as_ref())
+    }
+
+    #[test]
+    fn absent_top_k_becomes_the_implicit_fifty() {
+        let p = resolve(json!({"do_sample": true, "temperature": 0.7}), None);
+        assert_eq!(p.get(Field::TopK), PyValue::Int(50));
+        assert_eq!(p.source(Field::TopK), Source::Default);
+    }
+
+    #[test]
+    fn top_k_passed_as_none_stays_none_even_over_a_model_config() {
+        let p = resolve(json!({"top_k": null}), Some(json!({"top_k": 20})));
+        assert_eq!(p.get(Field::TopK), PyValue::None);
+        assert_eq!(p.source(Field::TopK), Source::Passed);
+    }
+
+    #[test]
+    fn model_config_fills_what_kwargs_leave_out() {
+        let p = resolve(
+            json!({"temperature": 0.9}),
+            Some(json!({"temperature": 0.6, "top_p": 0.95})),
+        );
+        assert_eq!(p.get(Field::Temperature), PyValue::Float(0.9));
+        assert_eq!(
+            (p.get(Field::TopP), p.source(Field::TopP)),
+            (PyValue::Float(0.95), Source::GenerationConfig)
+        );
+    }
+
+    #[test]
+    fn unknown_arguments_are_refused_by_name() {
+        let err = GenerateArgs::from_json(&json!({"topk": 5})).unwrap_err();
+        assert!(err.to_string().contains("`topk`"), "{err}");
+    }
+
+    #[test]
+    fn an_explicit_greedy_call_does_not_warn_about_the_model_configs_temperature() {
+        let p = resolve(json!({"do_sample": false}), Some(json!({"temperature": 0.6})));
+        assert!(p.warnings().is_empty());
+    }
+
+    #[test]
+    fn greedy_with_a_temperature_warns_like_transformers() {
+        let p = resolve(json!({"temperature": 0.7}), None);
+        assert_eq!(p.warnings().len(), 1);
+        assert!(p.warnings()[0].contains("`temperature` is set to `0.7`"));
+    }
+
+    #[test]
+    fn a_generation_config_read_back_from_its_own_text_is_unchanged() {
+        let config = GenerationConfig::from_json(
+            &json!({"temperature": 0.2, "top_p": 0.9, "top_k": null, "do_sample": true, "max_length": 8192}),
+        )
+        .unwrap();
+        assert_eq!(
+            GenerationConfig::from_json_str(&config.to_json_string()).unwrap(),
+            config
+        );
+    }
+}

@@ -1,0 +1,284 @@
+//! DFlash's `sample()` (z-lab/dflash, `dflash/model.py` @ 44947fb): below a temperature of 1e-5
+//! the argmax, otherwise plain `softmax(logits / temperature)` over the whole vocabulary.
+//!
+//! It reads the temperature and nothing else: no implicit `top_k=50`, no top-p, no penalty, no
+//! `do_sample` and no `generation_config.json`. Its default temperature is `0.0`, so a call
+//! without one decodes greedily.
+//!
+//! ```text
+//! sample(logits, 0.6)   # softmax(logits / 0.6) over all 49152 tokens
+//! sample(logits, 5e-6)  # argmax: below 1e-5 DFlash does not sample at all
+//! ```
+
+use super::candle_port::CandlePort;
+use super::causes::{count, departs, Cause, Rule};
+use super::hf::{torch_argmax, Processor};
+use super::rust_code::{port_program, port_text};
+use super::thresholds::{Behaviour, Threshold};
+use super::{Engine, Drawing, Column, ColumnName, StepView, TokenSampler};
+use crate::arguments::params::{Field, GenerateArgs};
+use crate::arguments::pyvalue::{float_repr, PyValue};
+use crate::distribution::Distribution;
+use crate::SamplingError;
+use candle_transformers::generation::Sampling;
+use serde_json::{json, Map, Value};
+
+pub const NAME: ColumnName = ColumnName::new("dflash");
+
+pub const REFUSED: Rule = Rule::new("dflash_refused", NAME);
+pub const REFUSED_BY_HF: Rule = Rule::new("dflash_refused_by_hf", NAME);
+pub const THRESHOLD: Rule = Rule::new("dflash_threshold", NAME);
+pub const NO_DO_SAMPLE: Rule = Rule::new("dflash_no_do_sample", NAME);
+pub const TEMPERATURE_ONLY: Rule = Rule::new("dflash_temperature_only", NAME);
+
+pub static COLUMN: Column = Column {
+    name: NAME,
+    label: "DFlash sample()",
+    short: "DFlash",
+    definition: "DFlash's sample() (z-lab/dflash, dflash/model.py @ 44947fb): the argmax below a temperature \
+        of 1e-5, else softmax(logits / temperature) over the whole vocabulary; it reads nothing else.",
+    code: Some("Rust"),
+    draws: true,
+    from_call: |call| Box::new(DflashColumn(DflashSampling::from_args(call.args))),
+    thresholds,
+    rules: &[REFUSED, REFUSED_BY_HF, THRESHOLD, NO_DO_SAMPLE, TEMPERATURE_ONLY],
+};
+
+/// `sample()` takes the argmax for temperatures strictly below this.
+pub const GREEDY_BELOW: f64 = 1e-5;
+
+/// DFlash's temperature when the caller gives none (`sample(logits, temperature=0.0)`).
+pub const DEFAULT_TEMPERATURE: f64 = 0.0;
+
+/// DFlash's sampler for one call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DflashSampling {
+    pub temperature: f64,
+    /// `generate()` arguments the call carried that DFlash never reads, as `name=value`.
+    pub ignored: Vec<String>,
+}
+
+impl DflashSampling {
+    /// Reads `temperature` from the call; `None` is refused as Python refuses `None < 1e-5`.
+    pub fn from_args(args: &GenerateArgs) -> Result<Self, SamplingError> {
+        let temperature = match args.get(Field::Temperature) {
+            None => DEFAULT_TEMPERATURE,
+            Some(PyValue::None) => {
+                return Err(SamplingError::Refused(
+                    "TypeError: '<' not supported between instances of 'NoneType' and 'float'".into(),
+                ))
+            }
+            Some(v) => v.number().expect("a value other than None has a number"),
+        };
+        let ignored = args
+            .passed()
+            .filter(|(field, _)| *field != Field::Temperature)
+            .map(|(field, value)| format!("{}={}", field.name(), value.repr()))
+            .collect();
+        Ok(DflashSampling { temperature, ignored })
+    }
+
+    pub fn is_greedy(&self) -> bool {
+        self.temperature < GREEDY_BELOW
+    }
+
+    pub fn describe(&self) -> String {
+        let t = float_repr(self.temperature);
+        if self.is_greedy() {
+            format!("sample(logits, {t}) → argmax (temperature < 1e-5)")
+        } else {
+            format!("sample(logits, {t}) → softmax(logits / {t}) → multinomial")
+        }
+    }
+
+    /// What `sample()` draws from: torch divides the f32 logits by the f32-rounded temperature,
+    /// takes an f32 softmax and draws with `multinomial`, which never lands on a token whose f32
+    /// probability underflowed to zero.
+    pub fn distribution(&self, logits: &[f32]) -> Result<Distribution, SamplingError> {
+        if self.is_greedy() {
+            return Ok(Distribution::one_hot(torch_argmax(logits), logits.len()));
+        }
+        let t = self.temperature as f32;
+        let scaled: Vec<f32> = logits.iter().map(|l| l / t).collect();
+        if scaled.iter().any(|s| s.is_nan()) || scaled.iter().all(|s| *s == f32::NEG_INFINITY) {
+            return Err(SamplingError::Refused(
+                "RuntimeError: probability tensor contains either `inf`, `nan` or element < 0".into(),
+            ));
+        }
+        Ok(Distribution::softmax_drawable_in_f32(&scaled))
+    }
+
+    /// The candle set-up that draws from the same distribution: candle's `LogitsProcessor::new`
+    /// switches to `ArgMax` only below 1e-7, so the 1e-5 rule is chosen by hand.
+    pub fn candle_port(&self) -> CandlePort {
+        CandlePort::plain(if self.is_greedy() {
+            Sampling::ArgMax
+        } else {
+            Sampling::All {
+                temperature: self.temperature,
+            }
+        })
+    }
+}
+
+/// DFlash's sampler for the call, or the error Python raises setting it up.
+struct DflashColumn(Result<DflashSampling, SamplingError>);
+
+impl Engine for DflashColumn {
+    fn distribution(&self, logits: &[f32], _context: &[u32]) -> Result<Distribution, SamplingError> {
+        self.0.as_ref().map_err(Clone::clone)?.distribution(logits)
+    }
+
+    fn describe(&self) -> String {
+        match &self.0 {
+            Ok(d) => d.describe(),
+            Err(_) => "sample() raises".into(),
+        }
+    }
+
+    /// What `sample()` never reads, and the candle set-up that draws like it.
+    fn details(&self, _step: &StepView) -> Map<String, Value> {
+        let mut details = Map::new();
+        let (ignored, candle) = match &self.0 {
+            Ok(d) => (d.ignored.clone(), Some(port_text(&d.candle_port()))),
+            Err(_) => (Vec::new(), None),
+        };
+        details.insert("ignored".into(), json!(ignored));
+        details.insert("candle".into(), json!(candle));
+        details
+    }
+
+    fn causes(&self, step: &StepView) -> Vec<Cause> {
+        match &self.0 {
+            Ok(dflash) => causes(dflash, step),
+            Err(e) => vec![REFUSED.says(format!("DFlash's sample() cannot run: {e}"))],
+        }
+    }
+
+    fn code(&self) -> Option<String> {
+        self.0.as_ref().ok().map(|d| port_program(&d.candle_port()))
+    }
+
+    /// Drawn by its candle port, checked against that port's exact distribution (which the
+    /// tests hold to DFlash's `sample()`).
+    fn draws(&self, logits: &[f32], context: &[u32], seed: u64) -> Option<Result<Drawing, SamplingError>> {
+        Some(self.0.as_ref().ok()?.candle_port().drawing(logits, context, seed))
+    }
+
+    fn sampler(&self, seed: u64) -> Result<Box<dyn TokenSampler>, SamplingError> {
+        Ok(self.0.as_ref().map_err(Clone::clone)?.candle_port().sampler(seed))
+    }
+}
+
+fn causes(dflash: &DflashSampling, step: &StepView) -> Vec<Cause> {
+    if !departs(step.compare) {
+        return Vec::new();
+    }
+    let t = step.effective.get(Field::Temperature).repr();
+    let hf = match step.hf {
+        Ok((hf, _)) => hf,
+        Err(message) => {
+            let what = if dflash.is_greedy() {
+                "takes the argmax"
+            } else {
+                "samples"
+            };
+            return vec![REFUSED_BY_HF.says(format!(
+                "transformers refuses these arguments (“{message}”); DFlash's sample() reads only the temperature and {what}."
+            ))];
+        }
+    };
+    let mut out = Vec::new();
+    if dflash.is_greedy() && hf.do_sample {
+        out.push(THRESHOLD.says(format!(
+            "DFlash's temperature {} is below 1e-5, so sample() takes the argmax; transformers samples at temperature={t}.",
+            float_repr(dflash.temperature)
+        )));
+    } else if !dflash.is_greedy() && !hf.do_sample {
+        out.push(NO_DO_SAMPLE.says(format!(
+            "DFlash has no do_sample: at temperature {} it samples, where generate() without do_sample=True decodes greedily.",
+            float_repr(dflash.temperature)
+        )));
+    }
+    let lacked = super::hf::processors_as_arguments(step, |p| !matches!(p, Processor::Temperature(_)));
+    if !dflash.is_greedy() && hf.do_sample && !lacked.is_empty() {
+        let kept = |d: Option<&Distribution>| count(d.map_or(0, Distribution::kept), "token");
+        out.push(TEMPERATURE_ONLY.says(format!(
+            "DFlash's sample() is temperature alone: transformers also applies {}; DFlash keeps {}, transformers {}.",
+            lacked.join(", "),
+            kept(step.distribution.as_ref().ok()),
+            kept(step.hf_distribution())
+        )));
+    }
+    out
+}
+
+fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
+    let Some(t) = temperature.number() else {
+        return Vec::new();
+    };
+    let repr = temperature.repr();
+    vec![if t < GREEDY_BELOW {
+        Threshold::new(
+            "DFlash sample()",
+            Behaviour::Argmax,
+            format!("{repr} < 1e-5: torch.argmax"),
+        )
+    } else {
+        Threshold::new(
+            "DFlash sample()",
+            Behaviour::Sample,
+            format!("softmax(logits / {repr}) over the whole vocabulary"),
+        )
+    }]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dflash(kwargs: &str) -> DflashSampling {
+        DflashSampling::from_args(&GenerateArgs::from_json_str(kwargs).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn without_a_temperature_dflash_decodes_greedily() {
+        assert!(dflash("{}").is_greedy());
+    }
+
+    #[test]
+    fn the_greedy_threshold_is_strictly_below_one_in_a_hundred_thousand() {
+        assert!(dflash(r#"{"temperature": 9.9e-6}"#).is_greedy());
+        assert!(!dflash(r#"{"temperature": 1e-5}"#).is_greedy());
+    }
+
+    #[test]
+    fn temperature_alone_keeps_every_drawable_token() {
+        let d = dflash(r#"{"do_sample": true, "temperature": 0.6, "top_k": 2, "top_p": 0.5}"#);
+        let dist = d.distribution(&[3.0, 2.0, 2.0, 1.0]).unwrap();
+        assert_eq!(dist.kept(), 4);
+        assert_eq!(d.ignored, ["do_sample=True", "top_k=2", "top_p=0.5"]);
+    }
+
+    #[test]
+    fn argmax_takes_the_first_of_tied_maxima() {
+        let dist = dflash(r#"{"temperature": 0.0}"#)
+            .distribution(&[1.0, 4.0, 4.0])
+            .unwrap();
+        assert_eq!(dist.support, [(1, 1.0)]);
+    }
+
+    #[test]
+    fn tokens_whose_f32_probability_underflows_cannot_be_drawn() {
+        let dist = dflash(r#"{"temperature": 0.01}"#)
+            .distribution(&[0.0, -0.5, -2.0])
+            .unwrap();
+        assert_eq!(dist.kept(), 2, "{:?}", dist.support);
+    }
+
+    #[test]
+    fn a_temperature_passed_as_none_is_python_s_type_error() {
+        let err = DflashSampling::from_args(&GenerateArgs::from_json_str(r#"{"temperature": null}"#).unwrap());
+        assert!(err.unwrap_err().to_string().contains("NoneType"));
+    }
+}

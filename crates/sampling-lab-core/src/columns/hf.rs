@@ -1,0 +1,373 @@
+//! What transformers' `generate()` samples from: its processors, in its order, with its math.
+//!
+//! Scores stay f32 wherever transformers keeps them f32 (penalty, temperature, top-k), so that
+//! ties are the ties torch sees. Mass thresholds (top-p, min-p, typical, epsilon, eta) are
+//! evaluated in f64; a decision that lies within float noise of its threshold, or a cut through
+//! a group of tied tokens (torch's unstable sort decides those), is recorded as an [`Ambiguity`].
+
+use super::causes::{count, Cause, Rule};
+use super::thresholds::{Behaviour, Threshold};
+use super::{Engine, ExactSampler, Column, ColumnName, StepView, TokenSampler};
+use crate::arguments::params::{EffectiveParams, Field, GenerateArgs, Source};
+use crate::arguments::pyvalue::{float_repr, PyValue};
+use crate::distribution::{log_softmax_f64, Distribution, VANISHING};
+use crate::truncation::{ban_ngrams, top_k, Warper};
+use crate::SamplingError;
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+pub const NAME: ColumnName = ColumnName::new("hf");
+
+pub static COLUMN: Column = Column {
+    name: NAME,
+    label: "transformers (hf)",
+    short: "hf",
+    definition: "What transformers' generate() samples from: its logits processors and warpers in its \
+        order, then softmax and torch.multinomial (transformers 5.23.0, checked against it by fixtures).",
+    code: None,
+    draws: false,
+    from_call: |call| Box::new(HfColumn(HfSampling::from_params(&call.effective))),
+    thresholds,
+    rules: &[UNDRAWABLE],
+};
+
+pub const UNDRAWABLE: Rule = Rule::new("hf_undrawable", NAME);
+
+/// One of transformers' logits processors.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Processor {
+    RepetitionPenalty(f32),
+    NoRepeatNGram(usize),
+    Temperature(f64),
+    /// A truncating warper (top-k, top-p, min-p, typical, ε, η).
+    Truncate(Warper),
+}
+
+impl Processor {
+    /// transformers' class name, as `generate()` lists it.
+    pub fn class_name(&self) -> &'static str {
+        match self {
+            Processor::RepetitionPenalty(_) => "RepetitionPenaltyLogitsProcessor",
+            Processor::NoRepeatNGram(_) => "NoRepeatNGramLogitsProcessor",
+            Processor::Temperature(_) => "TemperatureLogitsWarper",
+            Processor::Truncate(step) => step.class_name(),
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        let arg = match self {
+            Processor::RepetitionPenalty(x) => float_repr(f64::from(*x)),
+            Processor::NoRepeatNGram(n) => n.to_string(),
+            Processor::Temperature(x) => float_repr(*x),
+            Processor::Truncate(step) => step.argument(),
+        };
+        format!("{}({arg})", self.class_name())
+    }
+
+    /// The `generate()` argument this processor comes from.
+    pub fn field(&self) -> Field {
+        match self {
+            Processor::RepetitionPenalty(_) => Field::RepetitionPenalty,
+            Processor::NoRepeatNGram(_) => Field::NoRepeatNgramSize,
+            Processor::Temperature(_) => Field::Temperature,
+            Processor::Truncate(step) => step.field(),
+        }
+    }
+
+    /// Warpers only run when sampling; the others also shape greedy decoding.
+    pub fn is_warper(&self) -> bool {
+        !matches!(self, Processor::RepetitionPenalty(_) | Processor::NoRepeatNGram(_))
+    }
+}
+
+/// hf's processors as `name=value`, those `lacks` picks, each marked when transformers filled it
+/// in by default.
+pub fn processors_as_arguments(step: &StepView, lacks: impl Fn(&Processor) -> bool) -> Vec<String> {
+    let Ok((hf, _)) = step.hf else { return Vec::new() };
+    hf.processors
+        .iter()
+        .filter(|p| lacks(p))
+        .map(|p| {
+            let field = p.field();
+            let implicit = if step.effective.source(field) == Source::Default {
+                " (implicit)"
+            } else {
+                ""
+            };
+            format!("{}={}{implicit}", field.name(), step.effective.get(field).repr())
+        })
+        .collect()
+}
+
+/// A decision torch may take differently for reasons of floating point or sort order.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Ambiguity {
+    pub processor: &'static str,
+    pub reason: String,
+}
+
+/// transformers' sampling pipeline for one set of effective parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HfSampling {
+    pub processors: Vec<Processor>,
+    pub do_sample: bool,
+}
+
+/// The result of running the pipeline on one set of logits.
+#[derive(Clone, Debug)]
+pub struct HfOutcome {
+    /// Processed scores as `output_scores` returns them (−inf where removed).
+    pub scores: Vec<f32>,
+    pub distribution: Distribution,
+    pub ambiguities: Vec<Ambiguity>,
+}
+
+impl HfSampling {
+    /// `_get_logits_processor` with the checks of each processor's constructor, in the order
+    /// transformers runs them, so the first error raised is the one transformers raises.
+    pub fn from_params(p: &EffectiveParams) -> Result<Self, SamplingError> {
+        let mut processors = Vec::new();
+        let penalty = p.get(Field::RepetitionPenalty);
+        if penalty.number().is_some_and(|x| x != 1.0) {
+            if !penalty.is_float() || !(penalty.number().unwrap() > 0.0) {
+                return Err(SamplingError::Refused(format!(
+                    "`penalty` has to be a strictly positive float, but is {}",
+                    penalty.repr()
+                )));
+            }
+            processors.push(Processor::RepetitionPenalty(penalty.number().unwrap() as f32));
+        }
+        let ngram = p.get(Field::NoRepeatNgramSize);
+        if ngram.number().is_some_and(|x| x > 0.0) {
+            if !ngram.is_int() {
+                return Err(SamplingError::Refused(format!(
+                    "`ngram_size` has to be a strictly positive integer, but is {}",
+                    ngram.repr()
+                )));
+            }
+            processors.push(Processor::NoRepeatNGram(ngram.number().unwrap() as usize));
+        }
+        let do_sample = p.get(Field::DoSample).truthy();
+        if do_sample {
+            push_warpers(p, &mut processors)?;
+        }
+        Ok(HfSampling { processors, do_sample })
+    }
+
+    pub fn describe(&self) -> String {
+        let steps: Vec<String> = self.processors.iter().map(Processor::describe).collect();
+        let pipeline = if steps.is_empty() {
+            "no processors".to_string()
+        } else {
+            steps.join(" → ")
+        };
+        let draw = if self.do_sample {
+            "softmax → multinomial"
+        } else {
+            "argmax"
+        };
+        format!("{pipeline} → {draw}")
+    }
+
+    pub fn temperature(&self) -> f64 {
+        self.processors
+            .iter()
+            .find_map(|p| match p {
+                Processor::Temperature(t) => Some(*t),
+                _ => None,
+            })
+            .unwrap_or(1.0)
+    }
+
+    /// Runs the processors on raw logits; `context` is the whole `input_ids`, prompt included.
+    pub fn apply(&self, logits: &[f32], context: &[u32]) -> HfOutcome {
+        let mut scores = logits.to_vec();
+        let mut ambiguities = Vec::new();
+        for processor in &self.processors {
+            apply_processor(processor, &mut scores, context, &mut ambiguities);
+        }
+        let distribution = if self.do_sample {
+            Distribution::softmax_of_finite(&scores)
+        } else {
+            Distribution::one_hot(torch_argmax(&scores), scores.len())
+        };
+        HfOutcome {
+            scores,
+            distribution,
+            ambiguities,
+        }
+    }
+}
+
+/// The sampling warpers, in `_get_logits_processor`'s order and with its conditions.
+fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<(), SamplingError> {
+    let temperature = p.get(Field::Temperature);
+    if temperature.number().is_some_and(|t| t != 1.0) {
+        let t = temperature.number().unwrap();
+        if !temperature.is_float() || !(t > 0.0) {
+            let mut msg = format!(
+                "`temperature` (={}) has to be a strictly positive float, otherwise your next token scores will be invalid.",
+                temperature.repr()
+            );
+            if temperature.is_float() && t == 0.0 {
+                msg.push_str(" If you're looking for greedy decoding strategies, set `do_sample=False`.");
+            }
+            return Err(SamplingError::Refused(msg));
+        }
+        processors.push(Processor::Temperature(t));
+    }
+    // Field::ALL lists the truncation warpers in `_get_logits_processor`'s order.
+    for field in Field::ALL {
+        if let Some(step) = Warper::from_argument(field, p.get(field))? {
+            processors.push(Processor::Truncate(step));
+        }
+    }
+    Ok(())
+}
+
+fn apply_processor(processor: &Processor, scores: &mut [f32], context: &[u32], amb: &mut Vec<Ambiguity>) {
+    let kept = match *processor {
+        Processor::RepetitionPenalty(penalty) => return repetition_penalty(scores, penalty, context),
+        Processor::NoRepeatNGram(n) => return ban_ngrams(scores, context, n),
+        // torch divides the f32 scores by the f32-rounded temperature.
+        Processor::Temperature(t) => return scores.iter_mut().for_each(|s| *s /= t as f32),
+        // Top-k compares the f32 scores themselves: ties are exact equalities of scores.
+        Processor::Truncate(Warper::TopK(k)) => {
+            top_k::keep(&scores.iter().map(|s| f64::from(*s)).collect::<Vec<_>>(), k)
+        }
+        Processor::Truncate(step) => step.keep(&probs_f64(scores)),
+    };
+    let name = processor.class_name();
+    amb.extend(kept.notes.into_iter().map(|reason| Ambiguity {
+        processor: name,
+        reason,
+    }));
+    scores
+        .iter_mut()
+        .zip(kept.mask)
+        .filter(|(_, k)| !k)
+        .for_each(|(s, _)| *s = f32::NEG_INFINITY);
+}
+
+/// Each distinct context id once: negative scores are multiplied, others divided (as torch).
+pub fn repetition_penalty(scores: &mut [f32], penalty: f32, context: &[u32]) {
+    let mut seen = vec![false; scores.len()];
+    for &id in context {
+        let i = id as usize;
+        if i < scores.len() && !seen[i] {
+            seen[i] = true;
+            let s = scores[i];
+            scores[i] = if s < 0.0 { s * penalty } else { s / penalty };
+        }
+    }
+}
+
+/// `torch.argmax`: the first maximum, and a NaN beats every number.
+pub fn torch_argmax(scores: &[f32]) -> usize {
+    if let Some(i) = scores.iter().position(|s| s.is_nan()) {
+        return i;
+    }
+    let mut best = 0;
+    for (i, s) in scores.iter().enumerate() {
+        if *s > scores[best] {
+            best = i;
+        }
+    }
+    best
+}
+
+fn probs_f64(scores: &[f32]) -> Vec<f64> {
+    log_softmax_f64(scores).into_iter().map(f64::exp).collect()
+}
+
+/// The hf column: transformers' pipeline for the call, or the `ValueError` it raises.
+struct HfColumn(Result<HfSampling, SamplingError>);
+
+impl Engine for HfColumn {
+    fn distribution(&self, logits: &[f32], context: &[u32]) -> Result<Distribution, SamplingError> {
+        let hf = self.0.as_ref().map_err(Clone::clone)?;
+        Ok(hf.apply(logits, context).distribution)
+    }
+
+    fn describe(&self) -> String {
+        match &self.0 {
+            Ok(hf) => hf.describe(),
+            Err(_) => "generate() raises ValueError".into(),
+        }
+    }
+
+    fn details(&self, step: &StepView) -> Map<String, Value> {
+        let (processors, greedy_token) = match (&self.0, step.distribution) {
+            (Ok(hf), Ok(d)) => (
+                hf.processors.iter().map(Processor::class_name).collect(),
+                (!hf.do_sample).then(|| d.support[0].0),
+            ),
+            _ => (Vec::new(), None),
+        };
+        let mut details = Map::new();
+        details.insert("processors".into(), json!(processors));
+        details.insert("greedy_token".into(), json!(greedy_token));
+        details
+    }
+
+    /// Tokens transformers keeps (finite scores) that no draw reaches: why its kept count can be
+    /// far above another column's while the distributions agree.
+    fn causes(&self, step: &StepView) -> Vec<Cause> {
+        let Ok(d) = step.distribution else { return Vec::new() };
+        let undrawable = d.support.iter().filter(|(_, p)| *p < VANISHING).count();
+        if undrawable == 0 {
+            return Vec::new();
+        }
+        vec![UNDRAWABLE.says(format!(
+            "transformers keeps {} (their scores are finite), but gives {undrawable} of them a probability too small for a float (below 1e-45): no draw can reach them, so a column that leaves them out and keeps {} samples from the same distribution.",
+            count(d.kept(), "token"),
+            count(d.kept() - undrawable, "token")
+        ))]
+    }
+
+    fn sampler(&self, seed: u64) -> Result<Box<dyn TokenSampler>, SamplingError> {
+        let hf = self.0.clone()?;
+        Ok(Box::new(ExactSampler::new(
+            move |logits: &[f32], context: &[u32]| Ok(hf.apply(logits, context).distribution),
+            seed,
+        )))
+    }
+}
+
+/// transformers with sampling on (its validation decides) and without (the temperature is only
+/// warned about).
+fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
+    let Some(t) = temperature.number() else {
+        return Vec::new();
+    };
+    let mut args = GenerateArgs::default();
+    args.set(Field::DoSample, PyValue::Bool(true));
+    args.set(Field::Temperature, temperature);
+    args.set(Field::TopK, PyValue::Int(0));
+    let sampling = match HfSampling::from_params(&EffectiveParams::resolve(&args, None)) {
+        Ok(_) => (
+            Behaviour::Sample,
+            "TemperatureLogitsWarper, then top_k=50 unless passed".to_string(),
+        ),
+        Err(message) => (Behaviour::Error, format!("ValueError: {message}")),
+    };
+    let greedy = if t == 1.0 {
+        "greedy; the temperature is not used".to_string()
+    } else {
+        format!("greedy; temperature={} is only warned about", temperature.repr())
+    };
+    vec![
+        Threshold::new("transformers generate(do_sample=True)", sampling.0, sampling.1),
+        Threshold::new("transformers generate(do_sample=False)", Behaviour::Argmax, greedy),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn argmax_takes_the_first_maximum() {
+        assert_eq!(torch_argmax(&[1.0, 4.0, 4.0, 0.0]), 1);
+    }
+}

@@ -1,0 +1,193 @@
+//! The columns: each one library's sampler, set up from the same `generate()` call. An engine is
+//! one file that implements [`Engine`] and registers itself with one line in [`REGISTRY`]; the
+//! report, Monte Carlo, generation, the command line and the page all read the registry.
+//!
+//! Shared machinery lives beside the engines: [`candle_port`] (a candle `LogitsProcessor` set-up,
+//! its exact distribution and real draws) and [`rust_code`] (a port as the Rust a user writes) for
+//! the candle columns; [`causes`] (why a column departs from hf, in words) and [`thresholds`]
+//! (where each system's "temperature zero" begins) for all.
+
+pub mod candle_port;
+pub mod causes;
+mod engine;
+pub mod rust_code;
+pub mod thresholds;
+
+pub use engine::{DrawSource, Drawing, Engine, ExactSampler, TokenSampler, DRAW_BLOCK};
+
+use crate::arguments::params::{EffectiveParams, GenerateArgs, GenerationConfig};
+use crate::arguments::pyvalue::PyValue;
+use crate::distribution::{Comparison, Distribution};
+use crate::inspection::Inspection;
+use crate::SamplingError;
+use causes::Rule;
+use hf::{HfOutcome, HfSampling};
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Serialize};
+use thresholds::Threshold;
+
+/// Declares each engine's module and lists its [`Column`] entry, in the order every list of
+/// columns follows. (`cargo fmt` does not follow modules a macro declares: `rustfmt` the engine
+/// files by name.)
+macro_rules! registry {
+    ($($engine:ident),* $(,)?) => {
+        $(pub mod $engine;)*
+        /// Every column, in the order the report, the page and the command line list them.
+        pub static REGISTRY: &[&Column] = &[$(&$engine::COLUMN),*];
+    };
+}
+
+registry! {
+    hf,
+    literal,
+    corrected,
+    dflash,
+    transformers_js,
+    llama_cpp,
+}
+
+/// A column's name in the report, the page, links and the command line (`hf`, `literal`, …).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ColumnName(&'static str);
+
+impl ColumnName {
+    /// For an engine's own `NAME`; every other value comes from the registry.
+    pub const fn new(name: &'static str) -> Self {
+        ColumnName(name)
+    }
+
+    pub fn name(self) -> &'static str {
+        self.0
+    }
+
+    /// Every column's semantics, in the registry's order.
+    pub fn all() -> impl Iterator<Item = ColumnName> {
+        REGISTRY.iter().map(|c| c.name)
+    }
+
+    /// The registered column of this name.
+    pub fn column(self) -> &'static Column {
+        REGISTRY
+            .iter()
+            .find(|c| c.name == self)
+            .expect("a ColumnName names a registered column")
+    }
+}
+
+impl std::fmt::Debug for ColumnName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl std::fmt::Display for ColumnName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl std::str::FromStr for ColumnName {
+    type Err = SamplingError;
+    fn from_str(s: &str) -> Result<Self, SamplingError> {
+        ColumnName::all().find(|x| x.name() == s).ok_or_else(|| {
+            let names: Vec<String> = ColumnName::all().map(|x| format!("`{x}`")).collect();
+            SamplingError::Invalid(format!("semantics must be one of {}, not `{s}`", names.join(", ")))
+        })
+    }
+}
+
+impl Serialize for ColumnName {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for ColumnName {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// A column as the registry holds it: what it is called and how it is set up.
+pub struct Column {
+    pub name: ColumnName,
+    /// Its name for readers, as the figures table and the legend show it.
+    pub label: &'static str,
+    /// The same, short, where space is tight (toggles, menus).
+    pub short: &'static str,
+    /// Two lines for the glossary: which library, which call, which version.
+    pub definition: &'static str,
+    /// The language of the code a user writes for it ([`Engine::code`]), if it has any.
+    pub code: Option<&'static str>,
+    /// Whether Monte Carlo draws it with the engine's own generator ([`Engine::draws`]).
+    pub draws: bool,
+    /// The engine as a call sets it up (holding the library's refusal, if it refuses the call).
+    pub from_call: fn(&Call) -> Box<dyn Engine>,
+    /// Its rows of the "temperature zero" table, for a temperature as the call gave it.
+    pub thresholds: fn(PyValue, &[f32]) -> Vec<Threshold>,
+    /// Every cause it can name.
+    pub rules: &'static [Rule],
+}
+
+impl Column {
+    /// The engine set up for `args` (and the model's `generation_config.json`).
+    pub fn set_up(&self, args: &GenerateArgs, generation_config: Option<&GenerationConfig>) -> Box<dyn Engine> {
+        (self.from_call)(&Call::new(args, generation_config))
+    }
+}
+
+/// What the page and the command line list about a column: `{name, label, short, definition,
+/// code, draws}`.
+impl Serialize for Column {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("Column", 6)?;
+        s.serialize_field("name", &self.name)?;
+        s.serialize_field("label", self.label)?;
+        s.serialize_field("short", self.short)?;
+        s.serialize_field("definition", self.definition)?;
+        s.serialize_field("code", &self.code)?;
+        s.serialize_field("draws", &self.draws)?;
+        s.end()
+    }
+}
+
+/// A `generate()` call as each engine reads it: the arguments as passed (what a port copies),
+/// the model's `generation_config.json` (which only some libraries read), and what transformers
+/// resolves from both.
+pub struct Call<'a> {
+    pub args: &'a GenerateArgs,
+    pub generation_config: Option<&'a GenerationConfig>,
+    pub effective: EffectiveParams,
+}
+
+impl<'a> Call<'a> {
+    pub fn new(args: &'a GenerateArgs, generation_config: Option<&'a GenerationConfig>) -> Self {
+        Call {
+            args,
+            generation_config,
+            effective: EffectiveParams::resolve(args, generation_config),
+        }
+    }
+}
+
+/// transformers' own outcome for a step: the reference every other column is compared with.
+pub type Reference = Result<(HfSampling, HfOutcome), SamplingError>;
+
+/// One step as a column sees it when it explains itself.
+pub struct StepView<'a> {
+    pub input: &'a Inspection,
+    pub effective: &'a EffectiveParams,
+    pub hf: &'a Reference,
+    /// This column's distribution here, or what its library raises.
+    pub distribution: &'a Result<Distribution, SamplingError>,
+    /// This column against hf (none for hf itself, or when either side has no distribution).
+    pub compare: Option<&'a Comparison>,
+}
+
+impl StepView<'_> {
+    pub fn hf_distribution(&self) -> Option<&Distribution> {
+        self.hf.as_ref().ok().map(|(_, o)| &o.distribution)
+    }
+}
+

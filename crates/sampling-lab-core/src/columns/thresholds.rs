@@ -1,0 +1,123 @@
+//! Where "temperature zero" begins, system by system, for one temperature and one step's logits:
+//! every column's own rows (each engine knows its library's threshold), then mlx-lm's, a system
+//! the lab has no column for (ml-explore/mlx-lm `mlx_lm/sample_utils.py` @ d78bf58,
+//! `make_sampler`: `temp == 0` → argmax, otherwise a categorical draw at that temperature).
+
+use super::REGISTRY;
+use crate::arguments::pyvalue::PyValue;
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Behaviour {
+    Argmax,
+    Sample,
+    Error,
+}
+
+/// What one system does with the temperature.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Threshold {
+    pub system: &'static str,
+    pub behaviour: Behaviour,
+    pub detail: String,
+}
+
+impl Threshold {
+    pub fn new(system: &'static str, behaviour: Behaviour, detail: String) -> Self {
+        Threshold {
+            system,
+            behaviour,
+            detail,
+        }
+    }
+}
+
+/// The rows for `temperature` as the call gave it (a Python int or float, for transformers'
+/// type check); none for a temperature passed as None.
+pub fn greedy_thresholds(temperature: PyValue, logits: &[f32]) -> Vec<Threshold> {
+    let Some(t) = temperature.number() else {
+        return Vec::new();
+    };
+    let mut rows: Vec<Threshold> = REGISTRY
+        .iter()
+        .flat_map(|column| (column.thresholds)(temperature, logits))
+        .collect();
+    rows.push(if t == 0.0 {
+        Threshold::new(
+            "mlx-lm make_sampler(temp)",
+            Behaviour::Argmax,
+            "temp == 0: mx.argmax".into(),
+        )
+    } else {
+        Threshold::new(
+            "mlx-lm make_sampler(temp)",
+            Behaviour::Sample,
+            format!(
+                "categorical(logits * (1 / {})); only exactly 0 is greedy",
+                temperature.repr()
+            ),
+        )
+    });
+    rows
+}
+
+/// No rows: for a column whose library's threshold another row already states.
+pub fn none(_temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
+    Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn behaviours(t: PyValue) -> Vec<(&'static str, Behaviour)> {
+        greedy_thresholds(t, &[2.0, 1.0, 0.5])
+            .into_iter()
+            .map(|r| (r.system, r.behaviour))
+            .collect()
+    }
+
+    fn of(rows: &[(&'static str, Behaviour)], prefix: &str) -> Behaviour {
+        rows.iter().find(|(s, _)| s.starts_with(prefix)).unwrap().1
+    }
+
+    #[test]
+    fn at_zero_transformers_raises_candle_all_errs_and_the_others_take_the_argmax() {
+        let rows = behaviours(PyValue::Float(0.0));
+        assert_eq!(of(&rows, "transformers generate(do_sample=True)"), Behaviour::Error);
+        assert_eq!(of(&rows, "candle from_sampling"), Behaviour::Error);
+        assert_eq!(of(&rows, "candle LogitsProcessor::new"), Behaviour::Argmax);
+        assert_eq!(of(&rows, "DFlash"), Behaviour::Argmax);
+        assert_eq!(of(&rows, "mlx-lm"), Behaviour::Argmax);
+        assert_eq!(of(&rows, "transformers.js"), Behaviour::Argmax);
+    }
+
+    #[test]
+    fn between_candle_s_and_dflash_s_thresholds_only_dflash_is_greedy() {
+        let rows = behaviours(PyValue::Float(5e-6));
+        assert_eq!(of(&rows, "candle LogitsProcessor::new"), Behaviour::Sample);
+        assert_eq!(of(&rows, "DFlash"), Behaviour::Argmax);
+        assert_eq!(of(&rows, "transformers generate(do_sample=True)"), Behaviour::Sample);
+    }
+
+    #[test]
+    fn below_candle_s_threshold_new_builds_argmax() {
+        assert_eq!(
+            of(&behaviours(PyValue::Float(1e-8)), "candle LogitsProcessor::new"),
+            Behaviour::Argmax
+        );
+    }
+
+    #[test]
+    fn an_integer_temperature_is_refused_by_transformers_alone() {
+        let rows = behaviours(PyValue::Int(2));
+        assert_eq!(of(&rows, "transformers generate(do_sample=True)"), Behaviour::Error);
+        assert_eq!(of(&rows, "DFlash"), Behaviour::Sample);
+    }
+
+    #[test]
+    fn a_temperature_passed_as_none_has_no_rows() {
+        assert!(greedy_thresholds(PyValue::None, &[1.0]).is_empty());
+    }
+}

@@ -1,0 +1,133 @@
+//! The analysis of one step: every registered column's distribution, each against hf, why each
+//! departs from hf (its causes), and where each system's "temperature zero" begins. The report
+//! ([`Analysis::report`]) and Monte Carlo runs ([`Analysis::monte_carlo`]) are made from it.
+
+use crate::arguments::params::{EffectiveParams, Field};
+use crate::columns::causes::Cause;
+use crate::columns::hf::{self, HfSampling};
+use crate::columns::thresholds::{greedy_thresholds, Threshold};
+use crate::columns::{Call, ColumnName, Engine, Reference, StepView, REGISTRY};
+use crate::distribution::{compare, Comparison, Distribution};
+use crate::inspection::Inspection;
+use crate::SamplingError;
+
+/// One column at one step: the engine as the call set it up, what it samples from, and how
+/// that stands to hf.
+pub struct Computed {
+    pub name: ColumnName,
+    pub engine: Box<dyn Engine>,
+    pub distribution: Result<Distribution, SamplingError>,
+    /// Against hf; `None` for hf itself, or when either side has no distribution.
+    pub compare: Option<Comparison>,
+}
+
+/// One step seen by every column.
+///
+/// ```
+/// use sampling_lab_core::{columns, Analysis, GenerateArgs, Inspection};
+///
+/// // Exact ties at the 2nd place: transformers' top-k keeps both, candle keeps exactly k.
+/// let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "top_k": 2}"#)?;
+/// let analysis = Analysis::run(&Inspection::new(vec![3.0, 2.0, 2.0, 1.0], args, None, vec![])?);
+/// assert_eq!(analysis.distribution(columns::hf::NAME).unwrap().kept(), 3);
+/// assert_eq!(analysis.distribution(columns::literal::NAME).unwrap().kept(), 2);
+/// assert_eq!(analysis.causes_of(columns::literal::NAME)[0].rule.name(), "ties");
+/// # Ok::<(), sampling_lab_core::SamplingError>(())
+/// ```
+pub struct Analysis {
+    pub input: Inspection,
+    pub effective: EffectiveParams,
+    /// transformers' pipeline and its outcome: the reference.
+    pub hf: Reference,
+    /// Every registered column, in the registry's order (hf included).
+    pub computed: Vec<Computed>,
+    /// Why each column differs from transformers here, in plain words.
+    pub causes: Vec<Cause>,
+    pub greedy_thresholds: Vec<Threshold>,
+}
+
+impl Analysis {
+    pub fn run(input: &Inspection) -> Self {
+        let call = Call::new(&input.args, input.generation_config.as_ref());
+        let hf: Reference = HfSampling::from_params(&call.effective).map(|hf| {
+            let outcome = hf.apply(&input.logits, &input.context_ids);
+            (hf, outcome)
+        });
+        let reference = hf.as_ref().ok().map(|(_, o)| &o.distribution);
+        let computed = REGISTRY
+            .iter()
+            .map(|column| {
+                let engine = (column.from_call)(&call);
+                let is_hf = column.name == hf::NAME;
+                // hf's distribution is the reference, already computed.
+                let distribution = match (is_hf, &hf) {
+                    (true, Ok((_, outcome))) => Ok(outcome.distribution.clone()),
+                    (true, Err(e)) => Err(e.clone()),
+                    (false, _) => engine.distribution(&input.logits, &input.context_ids),
+                };
+                let compare = match (is_hf, reference, &distribution) {
+                    (false, Some(h), Ok(d)) => Some(compare(h, d)),
+                    _ => None,
+                };
+                Computed {
+                    name: column.name,
+                    engine,
+                    distribution,
+                    compare,
+                }
+            })
+            .collect();
+        // The temperature as the call wrote it (DFlash's reading), else transformers' effective one.
+        let temperature = input
+            .args
+            .get(Field::Temperature)
+            .unwrap_or_else(|| call.effective.get(Field::Temperature));
+        let mut analysis = Analysis {
+            input: input.clone(),
+            effective: call.effective,
+            hf,
+            computed,
+            causes: Vec::new(),
+            greedy_thresholds: greedy_thresholds(temperature, &input.logits),
+        };
+        analysis.causes = analysis
+            .computed
+            .iter()
+            .flat_map(|c| c.engine.causes(&analysis.view(c)))
+            .collect();
+        analysis
+    }
+
+    pub fn hf_distribution(&self) -> Option<&Distribution> {
+        self.hf.as_ref().ok().map(|(_, o)| &o.distribution)
+    }
+
+    /// The column of this name.
+    pub fn get(&self, name: ColumnName) -> &Computed {
+        self.computed
+            .iter()
+            .find(|c| c.name == name)
+            .expect("every registered column is computed")
+    }
+
+    /// The step as `computed` sees it.
+    pub fn view<'a>(&'a self, computed: &'a Computed) -> StepView<'a> {
+        StepView {
+            input: &self.input,
+            effective: &self.effective,
+            hf: &self.hf,
+            distribution: &computed.distribution,
+            compare: computed.compare.as_ref(),
+        }
+    }
+
+    /// The causes one column names here.
+    pub fn causes_of(&self, name: ColumnName) -> Vec<&Cause> {
+        self.causes.iter().filter(|c| c.column == name).collect()
+    }
+
+    /// The distribution of one column.
+    pub fn distribution(&self, name: ColumnName) -> Result<&Distribution, &SamplingError> {
+        self.get(name).distribution.as_ref()
+    }
+}

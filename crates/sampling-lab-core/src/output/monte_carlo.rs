@@ -1,0 +1,436 @@
+//! Seeded draws with each engine's own generator (candle's `LogitsProcessor` for the candle
+//! ports), checked against the exact distribution.
+//!
+//! The check: no draw may fall outside the exact support, and the total variation between the
+//! observed frequencies and the exact probabilities must stay under
+//! `½ Σ √(p(1−p)/N) + √(ln(1/δ) / 2N)`. The first term bounds the expected TV (Jensen, per token);
+//! the second is McDiarmid's inequality (one draw moves the empirical TV by at most 1/N), so a
+//! correct exact distribution fails the check with probability below δ.
+
+use super::analysis::Analysis;
+use crate::columns::{DrawSource, ColumnName, DRAW_BLOCK as BLOCK, REGISTRY};
+use crate::distribution::{total_variation, Distribution};
+use crate::SamplingError;
+use serde::ser::SerializeMap;
+use serde::Serialize;
+use std::ops::Range;
+
+/// Failure probability of the statistical check for a correct exact distribution.
+pub const DELTA: f64 = 1e-9;
+
+/// Part `index` of `of` equal shares of a run's blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part {
+    pub index: usize,
+    pub of: usize,
+}
+
+impl Part {
+    pub const WHOLE: Part = Part { index: 0, of: 1 };
+
+    pub fn new(index: usize, of: usize) -> Result<Part, SamplingError> {
+        if index < of {
+            Ok(Part { index, of })
+        } else {
+            Err(SamplingError::Invalid(format!("part {index} of {of} does not exist")))
+        }
+    }
+
+    /// The draws of this part among `n`: whole blocks, the last one possibly short.
+    pub fn draws(self, n: usize) -> Range<usize> {
+        let blocks = n.div_ceil(BLOCK);
+        let block = |i: usize| (blocks * i / self.of * BLOCK).min(n);
+        block(self.index)..block(self.index + 1)
+    }
+}
+
+/// What N draws of one port gave.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Draws {
+    pub draws: usize,
+    pub seed: u64,
+    /// `(token, count)`, most drawn first (ties by id).
+    pub frequencies: Vec<(u32, u64)>,
+    pub distinct: usize,
+    /// Share of draws on tokens transformers never draws.
+    pub outside_hf: f64,
+    /// Total variation between the observed frequencies and the exact distribution.
+    pub tv_to_exact: f64,
+    /// The largest `tv_to_exact` the check accepts at [`DELTA`].
+    pub bound: f64,
+    /// Draws outside the exact support.
+    pub outside_exact: u64,
+    pub consistent: bool,
+}
+
+/// Draws `range` of one column's seeded draws, in as many chunks as the caller likes (a page
+/// draws a chunk, reports progress, and lets a cancel through): the counts depend neither on the
+/// chunking nor on how the blocks are shared out.
+pub struct ColumnDraws {
+    source: Box<dyn DrawSource>,
+    counts: Vec<u64>,
+    range: Range<usize>,
+    next: usize,
+}
+
+impl ColumnDraws {
+    /// `range` starts on a block boundary (see [`Part::draws`]).
+    pub fn new(source: Box<dyn DrawSource>, vocab: usize, range: Range<usize>) -> Self {
+        debug_assert_eq!(range.start % BLOCK, 0);
+        ColumnDraws {
+            source,
+            counts: vec![0; vocab],
+            next: range.start,
+            range,
+        }
+    }
+
+    /// Makes up to `max` more draws; how many were made.
+    pub fn advance(&mut self, max: usize) -> Result<usize, SamplingError> {
+        let chunk = max.min(self.range.end - self.next);
+        for _ in 0..chunk {
+            let token = self.source.draw(self.next)?;
+            self.counts[token as usize] += 1;
+            self.next += 1;
+        }
+        Ok(chunk)
+    }
+
+    pub fn done(&self) -> usize {
+        self.next - self.range.start
+    }
+
+    pub fn target(&self) -> usize {
+        self.range.len()
+    }
+
+    pub fn counts(&self) -> &[u64] {
+        &self.counts
+    }
+
+    /// Adds draws another thread made of the same run (other blocks, same seed).
+    pub fn absorb(&mut self, counts: &[u64]) -> Result<(), SamplingError> {
+        if counts.len() != self.counts.len() {
+            return Err(SamplingError::Invalid(format!(
+                "{} counts for a vocabulary of {}",
+                counts.len(),
+                self.counts.len()
+            )));
+        }
+        self.counts
+            .iter_mut()
+            .zip(counts)
+            .for_each(|(mine, theirs)| *mine += theirs);
+        Ok(())
+    }
+}
+
+/// Frequencies and the statistical check of `counts` against `exact`.
+pub fn summarize(counts: &[u64], exact: &Distribution, hf: Option<&Distribution>, seed: u64) -> Draws {
+    let n: u64 = counts.iter().sum();
+    let nf = n as f64;
+    let mut frequencies: Vec<(u32, u64)> = counts
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c > 0)
+        .map(|(i, c)| (i as u32, *c))
+        .collect();
+    frequencies.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let observed = Distribution::from_weights(frequencies.iter().map(|&(i, c)| (i, c as f64)), counts.len());
+    let exact_dense = exact.dense();
+    let outside_exact = frequencies
+        .iter()
+        .filter(|(i, _)| exact_dense[*i as usize] == 0.0)
+        .map(|(_, c)| c)
+        .sum();
+    let outside_hf = hf.map_or(0.0, |hf| {
+        let dense = hf.dense();
+        frequencies
+            .iter()
+            .filter(|(i, _)| dense[*i as usize] == 0.0)
+            .map(|(_, c)| *c as f64)
+            .sum::<f64>()
+            / nf
+    });
+    let tv_to_exact = total_variation(&observed, exact);
+    let bound = 0.5
+        * exact
+            .support
+            .iter()
+            .map(|(_, p)| (p * (1.0 - p) / nf).sqrt())
+            .sum::<f64>()
+        + ((1.0 / DELTA).ln() / (2.0 * nf)).sqrt();
+    Draws {
+        draws: n as usize,
+        seed,
+        distinct: frequencies.len(),
+        frequencies,
+        outside_hf,
+        tv_to_exact,
+        bound,
+        outside_exact,
+        consistent: outside_exact == 0 && tv_to_exact <= bound,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::columns::candle_port::CandlePort;
+    use candle_transformers::generation::Sampling;
+
+    fn draws(port: &CandlePort, logits: &[f32], range: Range<usize>, seed: u64) -> ColumnDraws {
+        let drawing = port.drawing(logits, &[], seed).unwrap();
+        ColumnDraws::new(drawing.source, logits.len(), range)
+    }
+
+    #[test]
+    fn draws_made_in_chunks_equal_draws_made_at_once() {
+        let port = CandlePort::plain(Sampling::TopK { k: 3, temperature: 0.9 });
+        let logits = [2.0f32, 1.5, 1.0, 0.5, 0.0];
+        let mut whole = draws(&port, &logits, 0..2500, 7);
+        whole.advance(usize::MAX).unwrap();
+        let mut chunked = draws(&port, &logits, 0..2500, 7);
+        while chunked.advance(37).unwrap() > 0 {}
+        assert_eq!(chunked.done(), 2500);
+        assert_eq!(chunked.counts(), whole.counts());
+    }
+
+    #[test]
+    fn parts_share_out_whole_blocks_and_cover_every_draw_once() {
+        let parts = |n, of| (0..of).map(|i| Part::new(i, of).unwrap().draws(n)).collect::<Vec<_>>();
+        assert_eq!(parts(10_000, 2), [0..5000, 5000..10_000]);
+        assert_eq!(parts(2_500, 2), [0..1000, 1000..2500]);
+        assert_eq!(parts(500, 2), [0..0, 0..500]);
+        assert_eq!(parts(7_000, 3), [0..2000, 2000..4000, 4000..7000]);
+        assert!(Part::new(2, 2).is_err());
+    }
+
+    #[test]
+    fn draws_made_in_parts_equal_draws_made_at_once() {
+        let port = CandlePort::plain(Sampling::All { temperature: 1.0 });
+        let logits = [2.0f32, 1.5, 1.0, 0.5, 0.0];
+        let mut whole = draws(&port, &logits, 0..3500, 3);
+        whole.advance(usize::MAX).unwrap();
+        let mut first = draws(&port, &logits, 0..2000, 3);
+        let mut second = draws(&port, &logits, 2000..3500, 3);
+        first.advance(usize::MAX).unwrap();
+        second.advance(usize::MAX).unwrap();
+        first.absorb(second.counts()).unwrap();
+        assert_eq!(first.counts(), whole.counts());
+        let block = |range| {
+            let mut draws = draws(&port, &logits, range, 3);
+            draws.advance(usize::MAX).unwrap();
+            draws.counts().to_vec()
+        };
+        assert_ne!(block(0..1000), block(1000..2000), "each block has a stream of its own");
+    }
+
+    #[test]
+    fn a_draw_outside_the_exact_support_fails_the_check() {
+        let exact = Distribution::from_weights([(0, 1.0)], 2);
+        let d = summarize(&[99, 1], &exact, None, 0);
+        assert!(!d.consistent);
+        assert_eq!(d.outside_exact, 1);
+    }
+
+    #[test]
+    fn frequencies_far_from_the_exact_probabilities_fail_the_check() {
+        let exact = Distribution::from_weights([(0, 0.5), (1, 0.5)], 2);
+        assert!(!summarize(&[9000, 1000], &exact, None, 0).consistent);
+        assert!(summarize(&[5020, 4980], &exact, None, 0).consistent);
+    }
+}
+
+type Side = Result<(ColumnDraws, Distribution), SamplingError>;
+
+impl Analysis {
+    /// N draws of each column Monte Carlo draws, checked against its exact distribution.
+    pub fn monte_carlo(&self, n: usize, seed: u64) -> Result<MonteCarlo, SamplingError> {
+        let mut run = self.monte_carlo_run(n, seed, Part::WHOLE);
+        run.advance(usize::MAX)?;
+        Ok(run.finish())
+    }
+
+    /// `part` of the same draws, to be made in chunks.
+    pub fn monte_carlo_run(&self, n: usize, seed: u64, part: Part) -> MonteCarloRun {
+        MonteCarloRun::new(self, n, seed, part)
+    }
+}
+
+/// Monte Carlo draws in progress, of every column Monte Carlo draws (`None`: a column that
+/// cannot be set up for this call).
+pub struct MonteCarloRun {
+    draws: usize,
+    seed: u64,
+    hf: Option<Distribution>,
+    sides: Vec<(ColumnName, Option<Side>)>,
+}
+
+impl MonteCarloRun {
+    /// `part` of `n` seeded draws of every drawing column of `analysis`, to be made in chunks.
+    pub fn new(analysis: &Analysis, n: usize, seed: u64, part: Part) -> MonteCarloRun {
+        let input = &analysis.input;
+        let sides = REGISTRY
+            .iter()
+            .filter(|registered| registered.draws)
+            .map(|registered| {
+                let column = &analysis.get(registered.name).engine;
+                let side = column.draws(&input.logits, &input.context_ids, seed).map(|drawing| {
+                    let drawing = drawing?;
+                    let counts = ColumnDraws::new(drawing.source, input.logits.len(), part.draws(n));
+                    Ok((counts, drawing.exact))
+                });
+                (registered.name, side)
+            })
+            .collect();
+        MonteCarloRun {
+            draws: n,
+            seed,
+            hf: analysis.hf_distribution().cloned(),
+            sides,
+        }
+    }
+
+    /// The columns that draw, in the registry's order.
+    fn sides(&mut self) -> impl Iterator<Item = &mut ColumnDraws> {
+        self.sides
+            .iter_mut()
+            .filter_map(|(_, side)| side.as_mut()?.as_mut().ok())
+            .map(|(draws, _)| draws)
+    }
+
+    fn drawn(&self) -> impl Iterator<Item = &ColumnDraws> {
+        self.sides
+            .iter()
+            .filter_map(|(_, side)| side.as_ref()?.as_ref().ok())
+            .map(|(draws, _)| draws)
+    }
+
+    /// Makes up to `max` more draws in all; the draws done so far.
+    pub fn advance(&mut self, max: usize) -> Result<usize, SamplingError> {
+        let mut left = max;
+        for side in self.sides() {
+            left -= side.advance(left)?;
+        }
+        Ok(self.done())
+    }
+
+    /// Draws this part has made so far, every column together.
+    pub fn done(&self) -> usize {
+        self.drawn().map(ColumnDraws::done).sum()
+    }
+
+    /// Draws this part makes, every column together.
+    pub fn total(&self) -> usize {
+        self.drawn().map(ColumnDraws::target).sum()
+    }
+
+    /// Every column's counts, one vocabulary after the other, for [`MonteCarloRun::absorb`].
+    pub fn counts(&self) -> Vec<u64> {
+        self.drawn().flat_map(|side| side.counts().iter().copied()).collect()
+    }
+
+    /// Adds the counts of the other parts of the same run (same input, draws and seed).
+    pub fn absorb(&mut self, counts: &[u64]) -> Result<(), SamplingError> {
+        let sides: Vec<&mut ColumnDraws> = self.sides().collect();
+        if counts.len() != sides.iter().map(|s| s.counts().len()).sum::<usize>() {
+            return Err(SamplingError::Invalid(format!(
+                "{} counts do not fit this run's columns",
+                counts.len()
+            )));
+        }
+        let mut rest = counts;
+        for side in sides {
+            let (theirs, more) = rest.split_at(side.counts().len());
+            side.absorb(theirs)?;
+            rest = more;
+        }
+        Ok(())
+    }
+
+    pub fn finish(self) -> MonteCarlo {
+        self.snapshot()
+    }
+
+    /// The result of the draws made so far.
+    pub fn snapshot(&self) -> MonteCarlo {
+        let summary = |side: &Side| -> DrawsOrError {
+            side.as_ref()
+                .map(|(draws, exact)| summarize(draws.counts(), exact, self.hf.as_ref(), self.seed))
+                .map_err(Clone::clone)
+                .into()
+        };
+        MonteCarlo {
+            draws: self.draws,
+            seed: self.seed,
+            delta: DELTA,
+            columns: self
+                .sides
+                .iter()
+                .map(|(name, side)| (*name, side.as_ref().map(summary)))
+                .collect(),
+        }
+    }
+
+    /// How far each column's draws so far are from its exact distribution, and the check's
+    /// bound at that many draws: `(column, draws, tv_to_exact, bound)`, for a convergence picture.
+    pub fn convergence(&self) -> Vec<(ColumnName, usize, f64, f64)> {
+        self.sides
+            .iter()
+            .filter_map(|(name, side)| {
+                let (draws, exact) = side.as_ref()?.as_ref().ok()?;
+                let d = summarize(draws.counts(), exact, None, self.seed);
+                (d.draws > 0).then_some((*name, d.draws, d.tv_to_exact, d.bound))
+            })
+            .collect()
+    }
+}
+
+/// Monte Carlo results for every column Monte Carlo draws, by name (`null` for one that cannot
+/// be set up for this call).
+#[derive(Clone, Debug)]
+pub struct MonteCarlo {
+    pub draws: usize,
+    pub seed: u64,
+    pub delta: f64,
+    pub columns: Vec<(ColumnName, Option<DrawsOrError>)>,
+}
+
+impl MonteCarlo {
+    /// The draws of one column, if it draws and could be set up.
+    pub fn get(&self, name: ColumnName) -> Option<&DrawsOrError> {
+        self.columns.iter().find(|(s, _)| *s == name)?.1.as_ref()
+    }
+}
+
+impl Serialize for MonteCarlo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(3 + self.columns.len()))?;
+        map.serialize_entry("draws", &self.draws)?;
+        map.serialize_entry("seed", &self.seed)?;
+        map.serialize_entry("delta", &self.delta)?;
+        for (name, side) in &self.columns {
+            map.serialize_entry(name.name(), side)?;
+        }
+        map.end()
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum DrawsOrError {
+    Draws(Draws),
+    Error { error: String },
+}
+
+impl From<Result<Draws, SamplingError>> for DrawsOrError {
+    fn from(r: Result<Draws, SamplingError>) -> Self {
+        match r {
+            Ok(d) => DrawsOrError::Draws(d),
+            Err(error) => DrawsOrError::Error {
+                error: error.to_string(),
+            },
+        }
+    }
+}
