@@ -20,7 +20,7 @@
 //! transformers rejects are part of the report, not a failure.
 
 use sampling_lab::generation::speculative::{self, DraftSource, Speculative, DEFAULT_BLOCK};
-use sampling_lab::generation::{Decoding, ColumnName, Session, StepLogits};
+use sampling_lab::generation::{ColumnName, Decoding, Session, StepLogits};
 use sampling_lab::logits_file::parse_logits;
 use sampling_lab::model::{export, Chat, Model, Precision};
 use sampling_lab_core::columns::causes::Rule;

@@ -7,9 +7,9 @@ pub mod session;
 pub mod speculative;
 pub mod step_logits;
 
-pub use sampling_lab_core::ColumnName;
 pub use prompt_cache::PromptCache;
 pub use sampler::{Decoding, Sampler};
+pub use sampling_lab_core::ColumnName;
 pub use session::{Finish, Prefill, Session, Step};
 pub use step_logits::{StepLogits, StepReport};
 

@@ -4,7 +4,7 @@ use super::GenerationError;
 use crate::model::Model;
 use sampling_lab_core::columns::TokenSampler;
 use sampling_lab_core::Distribution;
-use sampling_lab_core::{GenerateArgs, GenerationConfig, ColumnName};
+use sampling_lab_core::{ColumnName, GenerateArgs, GenerationConfig};
 
 /// One `generate()` call on a model, with the two defaults every edge would otherwise write
 /// again: the caller's `generation_config.json`, else the model's own; the caller's seed (a flag,

@@ -3,7 +3,7 @@
 
 use super::{args, error, generation_config, to_js, StepLogits};
 use crate::generation::speculative::{self, DraftSource, Speculative};
-use crate::generation::{self, Decoding, PromptCache, ColumnName, Session};
+use crate::generation::{self, ColumnName, Decoding, PromptCache, Session};
 use crate::model::{hub::HubFiles, Chat, Model, Precision};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;

@@ -90,14 +90,7 @@ fn after_a_rejection_the_cut_back_cache_gives_a_fresh_forward_s_logits() {
     let mut sampler = Sampler::new(dflash::NAME, &args, None, 5).unwrap();
     let mut drafter = Sampler::new(dflash::NAME, &args, None, 6).unwrap();
     let s = settings
-        .run(
-            &mut target,
-            &prompt,
-            &logits,
-            dflash::NAME,
-            &mut sampler,
-            &mut drafter,
-        )
+        .run(&mut target, &prompt, &logits, dflash::NAME, &mut sampler, &mut drafter)
         .unwrap();
     assert!(
         s.rounds.iter().any(|r| r.acceptance_length <= r.draft.len()),
@@ -209,14 +202,7 @@ fn above_zero_the_emitted_tokens_are_exact_draws_from_the_model() {
             let mut drafter = Sampler::new(hf::NAME, &args, None, seed ^ 0xD4AF7).unwrap();
             target.truncate(prompt.len()).unwrap();
             let s = settings(draft)
-                .run(
-                    &mut target,
-                    &prompt,
-                    &prefill,
-                    hf::NAME,
-                    &mut sampler,
-                    &mut drafter,
-                )
+                .run(&mut target, &prompt, &prefill, hf::NAME, &mut sampler, &mut drafter)
                 .unwrap();
             drafted += s.rounds[0].draft.len();
             *counts.entry(s.ids[..3].to_vec()).or_default() += 1;

@@ -80,10 +80,14 @@ impl CandlePort {
 
     /// One token drawn by `processor` (made by [`CandlePort::processor`]) from a step's logits:
     /// the port's penalty and bans, then candle's `sample_f` with the port's closure.
-    pub fn sample(&self, processor: &mut LogitsProcessor, logits: &Tensor, context: &[u32]) -> Result<u32, SamplingError> {
+    pub fn sample(
+        &self,
+        processor: &mut LogitsProcessor,
+        logits: &Tensor,
+        context: &[u32],
+    ) -> Result<u32, SamplingError> {
         self.draw(processor, &self.prepare(logits, context)?)
     }
-
 
     /// The exact distribution one draw comes from, or the error candle would return.
     pub fn distribution(&self, logits: &[f32], context: &[u32]) -> Result<Distribution, SamplingError> {

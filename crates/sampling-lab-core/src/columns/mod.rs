@@ -190,4 +190,3 @@ impl StepView<'_> {
         self.hf.as_ref().ok().map(|(_, o)| &o.distribution)
     }
 }
-

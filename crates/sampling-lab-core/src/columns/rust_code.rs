@@ -4,7 +4,6 @@
 use super::candle_port::{sampling_text, CandlePort, PenaltyWindow, REPEAT_LAST_N};
 use crate::truncation::{helpers_source, Warper};
 
-
 impl CandlePort {
     /// The set-up as the Rust a user pastes around a model's forward pass: the
     /// `LogitsProcessor`, each step's penalty and draw, and the helpers its closure calls.
@@ -114,7 +113,10 @@ mod tests {
         ];
         for step in steps {
             let name = step.rust_call().split('(').next().unwrap().to_string();
-            assert!(helpers_source().contains(&format!("pub fn {name}(prs: &mut [f32]")), "{name}");
+            assert!(
+                helpers_source().contains(&format!("pub fn {name}(prs: &mut [f32]")),
+                "{name}"
+            );
         }
     }
 }

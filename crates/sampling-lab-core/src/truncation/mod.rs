@@ -166,17 +166,32 @@ mod tests {
             let mut prs: Vec<f32> = probs.iter().map(|p| *p as f32).collect();
             warper.apply(&mut prs);
             let kept = warper.keep(&probs);
-            assert!(kept.notes.is_empty(), "{warper:?} decides within float noise: {:?}", kept.notes);
+            assert!(
+                kept.notes.is_empty(),
+                "{warper:?} decides within float noise: {:?}",
+                kept.notes
+            );
             let helper: Vec<bool> = prs.iter().map(|p| *p > 0.0).collect();
             assert_eq!(helper, kept.mask, "{warper:?}");
-            assert!(kept.mask.iter().any(|k| !k) && kept.mask.iter().any(|k| *k), "{warper:?} cuts somewhere");
+            assert!(
+                kept.mask.iter().any(|k| !k) && kept.mask.iter().any(|k| *k),
+                "{warper:?} cuts somewhere"
+            );
         }
     }
 
     #[test]
     fn the_pasted_helpers_hold_every_rules_helper_and_no_module_wiring() {
         let source = helpers_source();
-        for name in ["top_k_keeping_ties", "top_p", "min_p", "typical", "epsilon_cutoff", "eta_cutoff", "ban_ngrams"] {
+        for name in [
+            "top_k_keeping_ties",
+            "top_p",
+            "min_p",
+            "typical",
+            "epsilon_cutoff",
+            "eta_cutoff",
+            "ban_ngrams",
+        ] {
             assert!(source.contains(&format!("pub fn {name}(")), "{name}");
         }
         assert!(!source.contains("use super") && !source.contains("crate::"), "{source}");

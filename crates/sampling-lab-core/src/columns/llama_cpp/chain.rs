@@ -2,7 +2,7 @@
 //! them: f32 logits in token-id order, sorts that decide ties as libc++ does, softmaxes summed in
 //! f32 in the current order, and `dist`'s draw.
 
-use super::{libcxx, REPEAT_LAST_N};
+use super::REPEAT_LAST_N;
 use crate::distribution::Distribution;
 use rand_mt::Mt;
 
@@ -10,8 +10,8 @@ use rand_mt::Mt;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Token {
     pub(super) id: u32,
-    logit: f32,
-    p: f32,
+    pub(super) logit: f32,
+    pub(super) p: f32,
 }
 
 /// `llama_token_data_array`: the candidates left, in their current order, and whether a sampler
@@ -19,17 +19,17 @@ pub(super) struct Token {
 #[derive(Clone, Debug)]
 pub struct Candidates {
     pub(super) data: Vec<Token>,
-    sorted: bool,
+    pub(super) sorted: bool,
     /// Decisions that depend on what this port cannot reproduce bit for bit: a sum within float
     /// noise of a threshold, equal values on both sides of a cut.
     pub notes: Vec<String>,
     /// Tokens whose order among equal logits came from libc++'s `std::sort`, which this port does
     /// not reproduce: it matters only where two of them are drawn from.
-    sorted_ties: Vec<u32>,
+    pub(super) sorted_ties: Vec<u32>,
 }
 
 /// libc++'s comparator in every llama.cpp sort: a before b when a's logit is greater.
-fn greater(a: &Token, b: &Token) -> bool {
+pub(super) fn greater(a: &Token, b: &Token) -> bool {
     a.logit > b.logit
 }
 
@@ -81,70 +81,6 @@ impl Candidates {
         self.data.truncate(k);
     }
 
-    /// `llama_token_data_array_partial_sort_inplace`: the first `n` sorted, the array cut to them.
-    fn partial_sort_inplace(&mut self, n: usize) {
-        if n <= 128 {
-            libcxx::partial_sort(&mut self.data, n, greater);
-        } else {
-            let sorted = self.bucket_sort(n);
-            self.data[..n].copy_from_slice(&sorted[..n]);
-        }
-        self.data.truncate(n);
-        self.sorted = true;
-    }
-
-    /// `llama_token_data_array_partial_sort`: the tokens of the buckets that hold the top `n`,
-    /// highest bucket first, the first `n` sorted.
-    fn bucket_sort(&mut self, n: usize) -> Vec<Token> {
-        const BUCKETS: usize = 128;
-        let bucket = |logit: f32| ((6.4f32 * logit + 64.0f32) as i32).clamp(0, BUCKETS as i32 - 1) as usize;
-        let mut histogram = [0usize; BUCKETS];
-        for token in &self.data {
-            histogram[bucket(token.logit)] += 1;
-        }
-        let (mut boundary, mut have) = (BUCKETS - 1, 0);
-        loop {
-            have += histogram[boundary];
-            if have >= n || boundary == 0 {
-                break;
-            }
-            boundary -= 1;
-        }
-        // Buckets from the highest down to the boundary, each in the array's order.
-        let mut starts = [0usize; BUCKETS];
-        let mut at = 0;
-        for b in (boundary..BUCKETS).rev() {
-            starts[b] = at;
-            at += histogram[b];
-        }
-        let mut out = vec![self.data[0]; have];
-        let mut fill = starts;
-        for token in &self.data {
-            let b = bucket(token.logit);
-            if b >= boundary {
-                out[fill[b]] = *token;
-                fill[b] += 1;
-            }
-        }
-        let mut done = 0;
-        for b in (boundary + 1..BUCKETS).rev() {
-            let range = starts[b]..starts[b] + histogram[b];
-            self.std_sort(&mut out[range]);
-            done += histogram[b];
-        }
-        let last = starts[boundary]..starts[boundary] + histogram[boundary];
-        libcxx::partial_sort(&mut out[last], n - done, greater);
-        out
-    }
-
-    /// libc++'s `std::sort`, by logit, descending; the order it gives equal logits (its
-    /// introsort's) is not reproduced, so tied tokens are remembered.
-    fn std_sort(&mut self, range: &mut [Token]) {
-        range.sort_by(|a, b| b.logit.total_cmp(&a.logit));
-        for pair in range.windows(2).filter(|w| w[0].logit == w[1].logit) {
-            self.sorted_ties.extend([pair[0].id, pair[1].id]);
-        }
-    }
 
     /// The notes of the finished chain: those its samplers took, and whether equal logits that
     /// libc++'s `std::sort` ordered are among the tokens a draw can land on.
@@ -432,3 +368,4 @@ mod tests {
         assert_eq!(ours, expected[..200]);
     }
 }
+

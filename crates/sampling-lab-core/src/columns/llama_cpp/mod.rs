@@ -18,23 +18,25 @@
 //!   llama.cpp:    top_k 40, top_p .95, min_p .05 at T 1, then T 1.5 → 2 tokens
 //! ```
 
-use super::causes::{count, departs, ordinal, Cause, Rule};
+use super::causes::{Cause, Rule};
 use super::thresholds::{Behaviour, Threshold};
-use super::{Call, Engine, DrawSource, Drawing, Column, ColumnName, StepView, TokenSampler};
-use crate::arguments::params::{EffectiveParams, Field, GenerateArgs, Source};
+use super::{Column, ColumnName, DrawSource, Drawing, Engine, StepView, TokenSampler};
 use crate::arguments::pyvalue::PyValue;
-use crate::columns::hf::HfSampling;
-use crate::distribution::{ties_at_k, Distribution};
+use crate::distribution::Distribution;
 use crate::SamplingError;
 use rand_mt::Mt;
-use serde::Serialize;
 use serde_json::{json, Map, Value};
 
+mod causes;
 mod chain;
 mod libcxx;
+mod request;
+mod sort;
 
 pub use chain::Candidates;
 use chain::Prepared;
+pub use request::{Carried, Clamped};
+use request::{number, request_code, short};
 
 pub const NAME: ColumnName = ColumnName::new("llama_cpp");
 
@@ -72,33 +74,8 @@ pub static COLUMN: Column = Column {
     ],
 };
 
-/// `common_params_sampling`'s defaults, which a request's missing keys keep.
-const DEFAULT_TEMPERATURE: f32 = 0.8;
-const DEFAULT_TOP_K: i32 = 40;
-const DEFAULT_TOP_P: f32 = 0.95;
-const DEFAULT_MIN_P: f32 = 0.05;
 /// The penalty's window (`repeat_last_n`), prompt tokens included.
 pub const REPEAT_LAST_N: usize = 64;
-
-/// A request's argument as llama.cpp reads it, and where it came from.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Carried {
-    /// The `generate()` argument as the call wrote it (`None` when not passed).
-    pub python: Option<String>,
-    /// The key and value sent to wllama (`None`: nothing sent, llama.cpp's default applies).
-    pub sent: Option<String>,
-    /// How it carried over, in words.
-    pub how: String,
-}
-
-/// A value llama.cpp clamped instead of refusing.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Clamped {
-    pub argument: String,
-    pub became: String,
-    /// transformers' `ValueError` for the same value, if it raises one.
-    pub transformers: Option<String>,
-}
 
 /// llama.cpp's sampling parameters for one request, after its schema's clamps.
 #[derive(Clone, Debug, PartialEq)]
@@ -124,101 +101,6 @@ pub struct LlamaCpp {
 }
 
 impl LlamaCpp {
-    /// The request a port of `args` sends, as llama.cpp's schema reads it.
-    pub fn from_args(args: &GenerateArgs, generation_config: Option<&crate::GenerationConfig>) -> Self {
-        Self::from_call(&Call::new(args, generation_config))
-    }
-
-    fn from_call(call: &Call) -> Self {
-        let mut request = Request::default();
-        let greedy = call
-            .args
-            .get(Field::DoSample)
-            .is_some_and(|v| !v.is_none() && !v.truthy());
-        let temperature = if greedy {
-            request.carry(
-                Field::DoSample,
-                call,
-                Some(("temperature", json!(0))),
-                "llama.cpp has no do_sample: greedy is temperature 0",
-            );
-            0.0
-        } else {
-            if let Some(v) = call.args.get(Field::DoSample) {
-                request.note(
-                    Field::DoSample,
-                    v,
-                    "nothing to send: llama.cpp samples unless the temperature is 0 or less",
-                );
-            }
-            request.number(
-                Field::Temperature,
-                call,
-                "temperature",
-                DEFAULT_TEMPERATURE,
-                1.0,
-                0.0,
-                f32::INFINITY,
-            )
-        };
-        let top_k = request.number(
-            Field::TopK,
-            call,
-            "top_k",
-            DEFAULT_TOP_K as f32,
-            0.0,
-            0.0,
-            i32::MAX as f32,
-        ) as i32;
-        let typical_p = request.number(
-            Field::TypicalP,
-            call,
-            "typical_p",
-            1.0,
-            1.0,
-            f32::NEG_INFINITY,
-            f32::INFINITY,
-        );
-        let top_p = request.number(Field::TopP, call, "top_p", DEFAULT_TOP_P, 1.0, 0.0, 1.0);
-        let min_p = request.number(Field::MinP, call, "min_p", DEFAULT_MIN_P, 0.0, 0.0, 1.0);
-        let repeat_penalty = request.number(
-            Field::RepetitionPenalty,
-            call,
-            "repeat_penalty",
-            1.0,
-            1.0,
-            f32::NEG_INFINITY,
-            f32::INFINITY,
-        );
-        for field in [Field::NoRepeatNgramSize, Field::EpsilonCutoff, Field::EtaCutoff] {
-            if let Some(v) = call.args.get(field).filter(|v| v.number().is_some_and(|x| x != 0.0)) {
-                request.ignored.push(format!("{}={}", field.name(), v.repr()));
-            }
-        }
-        let unread: Vec<String> = Field::ALL
-            .into_iter()
-            .filter(|f| call.effective.source(*f) == Source::GenerationConfig)
-            .map(|f| format!("{}={}", f.name(), call.effective.get(f).repr()))
-            .collect();
-        if !unread.is_empty() {
-            request
-                .ignored
-                .push(format!("generation_config.json ({})", unread.join(", ")));
-        }
-        LlamaCpp {
-            temperature,
-            top_k,
-            top_p,
-            min_p,
-            typical_p,
-            repeat_penalty,
-            carried: request.carried,
-            ignored: request.ignored,
-            clamped: request.clamped,
-            request: request.sent,
-        }
-    }
-
     /// The samplers that act, in order, with their values (`dist` always draws).
     pub fn chain(&self) -> Vec<(&'static str, Value)> {
         let mut chain = Vec::new();
@@ -296,133 +178,6 @@ impl LlamaCpp {
     }
 }
 
-/// The request being built from a call: what is sent, and how each argument carried over.
-#[derive(Default)]
-struct Request {
-    sent: Map<String, Value>,
-    carried: Vec<Carried>,
-    ignored: Vec<String>,
-    clamped: Vec<Clamped>,
-}
-
-impl Request {
-    /// A numeric parameter: passed (clamped to `[low, high]` as the schema does), passed as
-    /// None (`off`, which a port means by None), or not passed (llama.cpp's `default`).
-    #[allow(clippy::too_many_arguments)] // one parameter's whole description, read in one place
-    fn number(
-        &mut self,
-        field: Field,
-        call: &Call,
-        key: &str,
-        default: f32,
-        off: f32,
-        low: f32,
-        high: f32,
-    ) -> f32 {
-        let Some(value) = call.args.get(field) else {
-            // A default that is the off value changes nothing worth listing.
-            if default != off {
-                self.carried.push(Carried {
-                    python: None,
-                    sent: None,
-                    how: format!("not passed: llama.cpp's default {key} {}", short(default)),
-                });
-            }
-            return default;
-        };
-        let Some(x) = value.number() else {
-            self.carry(
-                field,
-                call,
-                Some((key, json!(off))),
-                "None means off: sent as llama.cpp's off value (JSON null would give its default)",
-            );
-            return off;
-        };
-        let sent = if value.is_int() { json!(x as i64) } else { json!(x) };
-        let clamped = (x as f32).clamp(low, high);
-        if clamped != x as f32 {
-            self.clamped.push(Clamped {
-                argument: format!("{}={}", field.name(), value.repr()),
-                became: format!(
-                    "{key} {}{}",
-                    short(clamped),
-                    if is_off(key, clamped) { " (off)" } else { "" }
-                ),
-                transformers: transformers_refusal(field, value),
-            });
-            self.carry(
-                field,
-                call,
-                Some((key, sent)),
-                &format!("clamped to {}", short(clamped)),
-            );
-        } else if key == field.name() {
-            self.carry(field, call, Some((key, sent)), "same name");
-        } else {
-            self.carry(
-                field,
-                call,
-                Some((key, sent)),
-                &format!("renamed, over the last {REPEAT_LAST_N} tokens"),
-            );
-        }
-        clamped
-    }
-
-    fn carry(&mut self, field: Field, call: &Call, sent: Option<(&str, Value)>, how: &str) {
-        let python = call.args.get(field).map(|v| format!("{}={}", field.name(), v.repr()));
-        let sent = sent.map(|(key, value)| {
-            self.sent.insert(key.into(), value.clone());
-            format!("{key}: {value}")
-        });
-        self.carried.push(Carried {
-            python,
-            sent,
-            how: how.into(),
-        });
-    }
-
-    fn note(&mut self, field: Field, value: PyValue, how: &str) {
-        self.carried.push(Carried {
-            python: Some(format!("{}={}", field.name(), value.repr())),
-            sent: None,
-            how: how.into(),
-        });
-    }
-}
-
-fn is_off(key: &str, value: f32) -> bool {
-    match key {
-        "top_k" | "min_p" => value <= 0.0,
-        "top_p" | "typical_p" => value >= 1.0,
-        _ => false,
-    }
-}
-
-/// An f32 as JSON, in its shortest decimal form (`0.95`, not `0.949999988079071`).
-fn number(x: f32) -> Value {
-    short(x).parse::<f64>().map_or(Value::Null, |v| json!(v))
-}
-
-/// An f32 as a person writes it (`0.95`, not `0.949999988079071`).
-fn short(x: f32) -> String {
-    if x.is_infinite() {
-        return if x > 0.0 { "inf".into() } else { "-inf".into() };
-    }
-    format!("{x}")
-}
-
-/// The `ValueError` transformers raises for this one argument when sampling, if any.
-fn transformers_refusal(field: Field, value: PyValue) -> Option<String> {
-    let mut args = GenerateArgs::default();
-    args.set(Field::DoSample, PyValue::Bool(true));
-    args.set(field, value);
-    HfSampling::from_params(&EffectiveParams::resolve(&args, None))
-        .err()
-        .map(|e| e.to_string())
-}
-
 /// llama.cpp's seed is 32 bits.
 fn seed32(seed: u64) -> u32 {
     seed as u32
@@ -479,7 +234,7 @@ impl Engine for LlamaCpp {
     }
 
     fn causes(&self, step: &StepView) -> Vec<Cause> {
-        causes(self, step)
+        causes::causes(self, step)
     }
 
     fn code(&self) -> Option<String> {
@@ -536,122 +291,6 @@ impl DrawSource for FirstDraws {
     }
 }
 
-/// The wllama call a port of these arguments makes.
-fn request_code(chain: &LlamaCpp) -> String {
-    let mut code = String::from(
-        "// wllama 3.13.0: the request a port of these generate() arguments sends (the server's key names).\n",
-    );
-    code += "const completion = await wllama.createChatCompletion({\n  messages,\n";
-    for (key, value) in &chain.request {
-        code += &format!("  {key}: {value},\n");
-    }
-    code += "  seed,\n});\n";
-    let defaults: Vec<String> = chain
-        .carried
-        .iter()
-        .filter(|c| c.python.is_none())
-        .map(|c| c.how.trim_start_matches("not passed: llama.cpp's default ").to_string())
-        .collect();
-    if !defaults.is_empty() {
-        code += &format!("// Not sent, so llama.cpp's defaults apply: {}.\n", defaults.join(", "));
-    }
-    if !chain.ignored.is_empty() {
-        code += &format!("// Nothing in llama.cpp reads {}.\n", chain.ignored.join(", "));
-    }
-    code
-}
-
-fn causes(chain: &LlamaCpp, step: &StepView) -> Vec<Cause> {
-    if !departs(step.compare) {
-        return Vec::new();
-    }
-    let kept = step.distribution.as_ref().map_or(0, Distribution::kept);
-    let hf_kept = step.hf_distribution().map_or(0, Distribution::kept);
-    let (hf, _) = match step.hf {
-        Ok(pair) => pair,
-        Err(message) => {
-            let clamps: Vec<String> = chain
-                .clamped
-                .iter()
-                .map(|c| format!("{} to {}", c.argument, c.became))
-                .collect();
-            let what = match (clamps.is_empty(), chain.is_greedy()) {
-                (true, true) => "decodes greedily".to_string(),
-                (true, false) => format!("samples from {}", count(kept, "token")),
-                (false, true) => format!("clamps {} and decodes greedily", clamps.join(", ")),
-                (false, false) => format!("clamps {} and samples from {}", clamps.join(", "), count(kept, "token")),
-            };
-            return vec![ACCEPTS.says(format!(
-                "transformers refuses these arguments (“{message}”); llama.cpp {what}."
-            ))];
-        }
-    };
-    let mut out = Vec::new();
-    if !hf.do_sample && !chain.is_greedy() {
-        out.push(NO_DO_SAMPLE.says(format!(
-            "generate() without do_sample=True decodes greedily; llama.cpp has no do_sample and samples at temperature {} from {}.",
-            short(chain.temperature),
-            count(kept, "token")
-        )));
-    }
-    let filled: Vec<String> = chain
-        .carried
-        .iter()
-        .filter(|c| c.python.is_none())
-        .filter(|c| !(c.how.contains("top_k") && chain.top_k <= 0))
-        .map(|c| c.how.trim_start_matches("not passed: llama.cpp's default ").to_string())
-        .collect();
-    if hf.do_sample && !filled.is_empty() {
-        out.push(DEFAULTS.says(format!(
-            "what is not passed takes llama.cpp's defaults, not transformers': {} (transformers: temperature 1.0, top_k 50, no top_p, no min_p).",
-            filled.join(", ")
-        )));
-    }
-    let truncates: Vec<String> = chain
-        .chain()
-        .into_iter()
-        .filter(|(name, _)| matches!(*name, "typical" | "top_p" | "min_p"))
-        .map(|(name, value)| format!("{name} {value}"))
-        .collect();
-    if hf.do_sample && !chain.is_greedy() && chain.temperature != 1.0 && !truncates.is_empty() {
-        let passed = LlamaCpp {
-            temperature: 1.0,
-            ..chain.clone()
-        }
-        .distribution(&step.input.logits, &step.input.context_ids);
-        out.push(ORDER.says(format!(
-            "llama.cpp cuts with {} at temperature 1, where {} pass, and divides by the temperature {} only then; transformers divides first, and {} pass its cuts.",
-            truncates.join(", "),
-            count(passed.kept(), "token"),
-            short(chain.temperature),
-            count(hf_kept, "token")
-        )));
-    }
-    if chain.top_k > 0 && hf.do_sample && ties_at_k(&step.input.logits, chain.top_k as usize).is_some() {
-        out.push(EXACTLY_K.says(format!(
-            "scores tie at the {} place: transformers keeps every tied token, llama.cpp keeps exactly {} (libc++'s heap decides which).",
-            ordinal(chain.top_k as usize),
-            chain.top_k
-        )));
-    }
-    if chain.repeat_penalty != 1.0 && step.input.context_ids.len() > REPEAT_LAST_N {
-        out.push(PENALTY_WINDOW.says(format!(
-            "transformers' repetition penalty covers all {} tokens of the context; llama.cpp's repeat_penalty only the last {REPEAT_LAST_N}.",
-            step.input.context_ids.len()
-        )));
-    }
-    if !chain.ignored.is_empty() {
-        out.push(IGNORED.says(format!("llama.cpp never reads {}.", chain.ignored.join(", "))));
-    }
-    if out.is_empty() {
-        out.push(ARITHMETIC.says(format!(
-            "llama.cpp runs the same rules in f32 (keeping {}); the distributions differ by more than 1e-6.",
-            count(kept, "token")
-        )));
-    }
-    out
-}
-
 fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
     let Some(t) = temperature.number() else {
         return Vec::new();
@@ -678,6 +317,7 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::GenerateArgs;
 
     fn chain(kwargs: &str) -> LlamaCpp {
         LlamaCpp::from_args(&GenerateArgs::from_json_str(kwargs).unwrap(), None)
@@ -752,3 +392,4 @@ mod tests {
         assert!(!penalised(&context), "token 7 is 65 tokens back");
     }
 }
+

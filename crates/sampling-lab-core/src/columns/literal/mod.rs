@@ -5,19 +5,18 @@
 //! validation (a `temperature=0` is silently greedy), a repetition penalty over the last 64 tokens,
 //! and nothing for the warpers candle lacks.
 
-use super::candle_port::{sampling_text, CandlePort, PenaltyWindow, REPEAT_LAST_N};
-use super::causes::{count, departs, ordinal, source_name, Cause, Rule};
+mod causes;
+mod thresholds;
+
+use super::candle_port::{CandlePort, PenaltyWindow, REPEAT_LAST_N};
+use super::causes::{Cause, Rule};
 use super::rust_code::{port_program, port_text};
-use super::thresholds::{Behaviour, Threshold};
-use super::{Engine, Drawing, Column, ColumnName, StepView, TokenSampler};
-use crate::arguments::params::{Field, GenerateArgs, Source};
+use super::{Column, ColumnName, Drawing, Engine, StepView, TokenSampler};
+use crate::arguments::params::{Field, GenerateArgs};
 use crate::arguments::pyvalue::PyValue;
-use crate::columns::hf::Processor;
-use crate::distribution::{ties_at_k, Distribution};
-use crate::truncation::Warper;
+use crate::distribution::Distribution;
 use crate::SamplingError;
-use candle_core::{Device, Tensor};
-use candle_transformers::generation::{LogitsProcessor, Sampling};
+use candle_transformers::generation::Sampling;
 
 pub const NAME: ColumnName = ColumnName::new("literal");
 
@@ -39,7 +38,7 @@ pub static COLUMN: Column = Column {
     code: Some("Rust"),
     draws: true,
     from_call: |call| Box::new(LiteralPort::from_args(call.args)),
-    thresholds,
+    thresholds: thresholds::thresholds,
     rules: &[
         IMPLICIT_TOP_K,
         GENERATION_CONFIG,
@@ -130,7 +129,7 @@ impl Engine for LiteralPort {
     }
 
     fn causes(&self, step: &StepView) -> Vec<Cause> {
-        causes(self, step)
+        causes::causes(self, step)
     }
 
     fn code(&self) -> Option<String> {
@@ -145,178 +144,6 @@ impl Engine for LiteralPort {
         // Like the candle program it mirrors, the literal port accepts whatever it is given.
         Ok(self.port.sampler(seed))
     }
-}
-
-/// The causes that make the literal port differ, most fundamental first; empty when it agrees.
-fn causes(literal: &LiteralPort, step: &StepView) -> Vec<Cause> {
-    let sampling = &literal.port.sampling;
-    let (hf, outcome) = match step.hf {
-        Ok(pair) => pair,
-        Err(message) => return vec![refused(&message.to_string(), sampling)],
-    };
-    // A rule that changes nothing drawable here is not why anything differs.
-    if !departs(step.compare) {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    let e = step.effective;
-    let literal_has_k = matches!(sampling, Sampling::TopK { .. } | Sampling::TopKThenTopP { .. });
-    let hf_k = hf.processors.iter().find_map(|p| match p {
-        Processor::Truncate(Warper::TopK(k)) => Some(*k),
-        _ => None,
-    });
-    if let (Some(k), false, true) = (hf_k, literal_has_k, hf.do_sample) {
-        if e.source(Field::TopK) != Source::Passed {
-            out.push(IMPLICIT_TOP_K.says(format!(
-                "top_k was not passed, so transformers uses top_k={k} (from {}); the literal port has no top_k and keeps {}.",
-                source_name(e.source(Field::TopK)),
-                kept(step.distribution)
-            )));
-        }
-    }
-    let from_gc: Vec<&str> = [
-        Field::DoSample,
-        Field::Temperature,
-        Field::TopP,
-        Field::MinP,
-        Field::TypicalP,
-        Field::RepetitionPenalty,
-    ]
-    .into_iter()
-    .filter(|f| e.source(*f) == Source::GenerationConfig)
-    .map(Field::name)
-    .collect();
-    if !from_gc.is_empty() {
-        out.push(GENERATION_CONFIG.says(format!(
-            "transformers takes {} from the model's generation_config.json; a candle port never reads that file.",
-            from_gc.join(", ")
-        )));
-    }
-    if let Sampling::TopKThenTopP { k, p, temperature } = sampling {
-        out.push(top_k_then_top_p(
-            &step.input.logits,
-            *k,
-            *p,
-            *temperature,
-            &outcome.distribution,
-        ));
-    }
-    if let Some(k) = hf_k.filter(|_| literal_has_k) {
-        if let Some(tied) = ties_at_k(&step.input.logits, k) {
-            out.push(TIES.says(format!(
-                "{tied} tokens share the {} highest score: transformers' top-k keeps every one of them ({}), candle keeps exactly {k}.",
-                ordinal(k),
-                k - 1 + tied
-            )));
-        }
-    }
-    if !literal.dropped.is_empty() {
-        out.push(DROPPED.says(format!(
-            "candle has no counterpart for {}: the literal port drops it.",
-            literal.dropped.join(", ")
-        )));
-    }
-    if let Some((_, PenaltyWindow::Last(n))) = literal.port.penalty {
-        if step.input.context_ids.len() > n {
-            out.push(PENALTY_WINDOW.says(format!(
-                "transformers' repetition penalty covers all {} tokens of the context; candle's examples pass only the last {REPEAT_LAST_N}.",
-                step.input.context_ids.len()
-            )));
-        }
-    }
-    out
-}
-
-fn refused(message: &str, sampling: &Sampling) -> Cause {
-    let candle = match sampling {
-        Sampling::ArgMax => "silently decodes greedily (Sampling::ArgMax)".to_string(),
-        _ => format!("samples with {}", sampling_text(sampling)),
-    };
-    REFUSED.says(format!(
-        "transformers refuses these arguments (“{message}”); the literal port {candle}."
-    ))
-}
-
-fn top_k_then_top_p(logits: &[f32], k: usize, p: f64, temperature: f64, hf: &Distribution) -> Cause {
-    let mass = top_k_mass(logits, k, temperature);
-    if mass < p {
-        TOP_P_SKIPPED.says(format!(
-            "the top {k} tokens hold {mass:.3} of the mass, less than top_p={p}: candle's TopKThenTopP then skips the nucleus and keeps all {k}; transformers renormalises the top {k} and cuts at {p} of that, keeping {}.",
-            hf.kept()
-        ))
-    } else {
-        TOP_P_NOT_RENORMALISED.says(format!(
-            "candle's TopKThenTopP measures top_p={p} against the whole mass; transformers renormalises the top {k} first and measures against that, keeping {}.",
-            hf.kept()
-        ))
-    }
-}
-
-/// The probability mass of the `k` highest logits under `temperature`.
-fn top_k_mass(logits: &[f32], k: usize, temperature: f64) -> f64 {
-    let scaled: Vec<f64> = logits.iter().map(|&l| f64::from(l) / temperature).collect();
-    let max = scaled.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let mut weights: Vec<f64> = scaled.iter().map(|s| (s - max).exp()).collect();
-    let total: f64 = weights.iter().sum();
-    let k = k.min(weights.len());
-    if k < weights.len() {
-        weights.select_nth_unstable_by(k, |a, b| b.total_cmp(a));
-    }
-    weights[..k].iter().sum::<f64>() / total
-}
-
-fn kept(dist: &Result<Distribution, SamplingError>) -> String {
-    dist.as_ref()
-        .map_or_else(|_| "no tokens".into(), |d| count(d.kept(), "token"))
-}
-
-/// candle's two ways to set a temperature, each called for real.
-fn thresholds(temperature: PyValue, logits: &[f32]) -> Vec<Threshold> {
-    match temperature.number() {
-        Some(t) => vec![candle_new(t), candle_all(t, logits)],
-        None => Vec::new(),
-    }
-}
-
-/// `LogitsProcessor::new(seed, Some(t), None)`, asked which branch it took: on two equal logits
-/// `ArgMax` always answers 0, and any sampling answers 1 about half the time.
-fn candle_new(t: f64) -> Threshold {
-    let system = "candle LogitsProcessor::new(seed, Some(t), None)";
-    let mut processor = LogitsProcessor::new(0, Some(t), None);
-    let probe = Tensor::new(&[0f32, 0.0], &Device::Cpu).expect("a two-element tensor");
-    let answers: Result<Vec<u32>, _> = (0..64).map(|_| processor.sample(&probe)).collect();
-    match answers {
-        Err(e) => Threshold::new(system, Behaviour::Error, SamplingError::from(e).to_string()),
-        Ok(ids) if ids.contains(&1) => {
-            Threshold::new(system, Behaviour::Sample, "Sampling::All at this temperature".into())
-        }
-        Ok(_) => Threshold::new(
-            system,
-            Behaviour::Argmax,
-            "below 1e-7 it builds Sampling::ArgMax".into(),
-        ),
-    }
-}
-
-/// `from_sampling(seed, Sampling::All { temperature: t })` on this step's logits.
-fn candle_all(t: f64, logits: &[f32]) -> Threshold {
-    let system = "candle from_sampling(Sampling::All { temperature: t })";
-    let sampling = Sampling::All { temperature: t };
-    let drawn = Tensor::new(logits, &Device::Cpu)
-        .and_then(|tensor| LogitsProcessor::from_sampling(0, sampling.clone()).sample(&tensor));
-    if let Err(e) = drawn {
-        return Threshold::new(
-            system,
-            Behaviour::Error,
-            format!("sample() returns Err: {}", SamplingError::from(e)),
-        );
-    }
-    let detail = match CandlePort::plain(sampling).drawable(logits) {
-        Ok(ids) if ids.len() == 1 => format!("samples, but only token {} has a nonzero f32 weight", ids[0]),
-        Ok(ids) => format!("samples from {}", count(ids.len(), "token")),
-        Err(e) => e.to_string(),
-    };
-    Threshold::new(system, Behaviour::Sample, detail)
 }
 
 #[cfg(test)]
@@ -442,3 +269,4 @@ mod tests {
         assert!(rules_for(spread(100), r#"{"do_sample": true, "temperature": 0.7, "top_k": 40}"#).is_empty());
     }
 }
+

@@ -1,0 +1,288 @@
+//! The request a `generate()` port sends llama.cpp's server, as its schema reads it: each argument
+//! carried over by name (`repetition_penalty` as `repeat_penalty`), `do_sample=False` as
+//! `temperature: 0`, a None as the "off" value; what is not sent keeps llama.cpp's defaults, never
+//! transformers'; out-of-range values are clamped where transformers raises.
+
+use super::{LlamaCpp, REPEAT_LAST_N};
+use crate::arguments::params::{EffectiveParams, Field, GenerateArgs, Source};
+use crate::arguments::pyvalue::PyValue;
+use crate::columns::hf::HfSampling;
+use crate::columns::Call;
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+/// `common_params_sampling`'s defaults, which a request's missing keys keep.
+const DEFAULT_TEMPERATURE: f32 = 0.8;
+const DEFAULT_TOP_K: i32 = 40;
+const DEFAULT_TOP_P: f32 = 0.95;
+const DEFAULT_MIN_P: f32 = 0.05;
+/// The penalty's window (`repeat_last_n`), prompt tokens included.
+/// A request's argument as llama.cpp reads it, and where it came from.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Carried {
+    /// The `generate()` argument as the call wrote it (`None` when not passed).
+    pub python: Option<String>,
+    /// The key and value sent to wllama (`None`: nothing sent, llama.cpp's default applies).
+    pub sent: Option<String>,
+    /// How it carried over, in words.
+    pub how: String,
+}
+
+/// A value llama.cpp clamped instead of refusing.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Clamped {
+    pub argument: String,
+    pub became: String,
+    /// transformers' `ValueError` for the same value, if it raises one.
+    pub transformers: Option<String>,
+}
+
+impl LlamaCpp {
+    /// The request a port of `args` sends, as llama.cpp's schema reads it.
+    pub fn from_args(args: &GenerateArgs, generation_config: Option<&crate::GenerationConfig>) -> Self {
+        Self::from_call(&Call::new(args, generation_config))
+    }
+
+    pub(super) fn from_call(call: &Call) -> Self {
+        let mut request = Request::default();
+        let greedy = call
+            .args
+            .get(Field::DoSample)
+            .is_some_and(|v| !v.is_none() && !v.truthy());
+        let temperature = if greedy {
+            request.carry(
+                Field::DoSample,
+                call,
+                Some(("temperature", json!(0))),
+                "llama.cpp has no do_sample: greedy is temperature 0",
+            );
+            0.0
+        } else {
+            if let Some(v) = call.args.get(Field::DoSample) {
+                request.note(
+                    Field::DoSample,
+                    v,
+                    "nothing to send: llama.cpp samples unless the temperature is 0 or less",
+                );
+            }
+            request.number(
+                Field::Temperature,
+                call,
+                "temperature",
+                DEFAULT_TEMPERATURE,
+                1.0,
+                0.0,
+                f32::INFINITY,
+            )
+        };
+        let top_k = request.number(
+            Field::TopK,
+            call,
+            "top_k",
+            DEFAULT_TOP_K as f32,
+            0.0,
+            0.0,
+            i32::MAX as f32,
+        ) as i32;
+        let typical_p = request.number(
+            Field::TypicalP,
+            call,
+            "typical_p",
+            1.0,
+            1.0,
+            f32::NEG_INFINITY,
+            f32::INFINITY,
+        );
+        let top_p = request.number(Field::TopP, call, "top_p", DEFAULT_TOP_P, 1.0, 0.0, 1.0);
+        let min_p = request.number(Field::MinP, call, "min_p", DEFAULT_MIN_P, 0.0, 0.0, 1.0);
+        let repeat_penalty = request.number(
+            Field::RepetitionPenalty,
+            call,
+            "repeat_penalty",
+            1.0,
+            1.0,
+            f32::NEG_INFINITY,
+            f32::INFINITY,
+        );
+        for field in [Field::NoRepeatNgramSize, Field::EpsilonCutoff, Field::EtaCutoff] {
+            if let Some(v) = call.args.get(field).filter(|v| v.number().is_some_and(|x| x != 0.0)) {
+                request.ignored.push(format!("{}={}", field.name(), v.repr()));
+            }
+        }
+        let unread: Vec<String> = Field::ALL
+            .into_iter()
+            .filter(|f| call.effective.source(*f) == Source::GenerationConfig)
+            .map(|f| format!("{}={}", f.name(), call.effective.get(f).repr()))
+            .collect();
+        if !unread.is_empty() {
+            request
+                .ignored
+                .push(format!("generation_config.json ({})", unread.join(", ")));
+        }
+        LlamaCpp {
+            temperature,
+            top_k,
+            top_p,
+            min_p,
+            typical_p,
+            repeat_penalty,
+            carried: request.carried,
+            ignored: request.ignored,
+            clamped: request.clamped,
+            request: request.sent,
+        }
+    }
+}
+
+/// The request being built from a call: what is sent, and how each argument carried over.
+#[derive(Default)]
+struct Request {
+    sent: Map<String, Value>,
+    carried: Vec<Carried>,
+    ignored: Vec<String>,
+    clamped: Vec<Clamped>,
+}
+
+impl Request {
+    /// A numeric parameter: passed (clamped to `[low, high]` as the schema does), passed as
+    /// None (`off`, which a port means by None), or not passed (llama.cpp's `default`).
+    #[allow(clippy::too_many_arguments)] // one parameter's whole description, read in one place
+    fn number(
+        &mut self,
+        field: Field,
+        call: &Call,
+        key: &str,
+        default: f32,
+        off: f32,
+        low: f32,
+        high: f32,
+    ) -> f32 {
+        let Some(value) = call.args.get(field) else {
+            // A default that is the off value changes nothing worth listing.
+            if default != off {
+                self.carried.push(Carried {
+                    python: None,
+                    sent: None,
+                    how: format!("not passed: llama.cpp's default {key} {}", short(default)),
+                });
+            }
+            return default;
+        };
+        let Some(x) = value.number() else {
+            self.carry(
+                field,
+                call,
+                Some((key, json!(off))),
+                "None means off: sent as llama.cpp's off value (JSON null would give its default)",
+            );
+            return off;
+        };
+        let sent = if value.is_int() { json!(x as i64) } else { json!(x) };
+        let clamped = (x as f32).clamp(low, high);
+        if clamped != x as f32 {
+            self.clamped.push(Clamped {
+                argument: format!("{}={}", field.name(), value.repr()),
+                became: format!(
+                    "{key} {}{}",
+                    short(clamped),
+                    if is_off(key, clamped) { " (off)" } else { "" }
+                ),
+                transformers: transformers_refusal(field, value),
+            });
+            self.carry(
+                field,
+                call,
+                Some((key, sent)),
+                &format!("clamped to {}", short(clamped)),
+            );
+        } else if key == field.name() {
+            self.carry(field, call, Some((key, sent)), "same name");
+        } else {
+            self.carry(
+                field,
+                call,
+                Some((key, sent)),
+                &format!("renamed, over the last {REPEAT_LAST_N} tokens"),
+            );
+        }
+        clamped
+    }
+
+    fn carry(&mut self, field: Field, call: &Call, sent: Option<(&str, Value)>, how: &str) {
+        let python = call.args.get(field).map(|v| format!("{}={}", field.name(), v.repr()));
+        let sent = sent.map(|(key, value)| {
+            self.sent.insert(key.into(), value.clone());
+            format!("{key}: {value}")
+        });
+        self.carried.push(Carried {
+            python,
+            sent,
+            how: how.into(),
+        });
+    }
+
+    fn note(&mut self, field: Field, value: PyValue, how: &str) {
+        self.carried.push(Carried {
+            python: Some(format!("{}={}", field.name(), value.repr())),
+            sent: None,
+            how: how.into(),
+        });
+    }
+}
+
+pub(super) fn is_off(key: &str, value: f32) -> bool {
+    match key {
+        "top_k" | "min_p" => value <= 0.0,
+        "top_p" | "typical_p" => value >= 1.0,
+        _ => false,
+    }
+}
+
+/// An f32 as JSON, in its shortest decimal form (`0.95`, not `0.949999988079071`).
+pub(super) fn number(x: f32) -> Value {
+    short(x).parse::<f64>().map_or(Value::Null, |v| json!(v))
+}
+
+/// An f32 as a person writes it (`0.95`, not `0.949999988079071`).
+pub(super) fn short(x: f32) -> String {
+    if x.is_infinite() {
+        return if x > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    format!("{x}")
+}
+
+/// The `ValueError` transformers raises for this one argument when sampling, if any.
+pub(super) fn transformers_refusal(field: Field, value: PyValue) -> Option<String> {
+    let mut args = GenerateArgs::default();
+    args.set(Field::DoSample, PyValue::Bool(true));
+    args.set(field, value);
+    HfSampling::from_params(&EffectiveParams::resolve(&args, None))
+        .err()
+        .map(|e| e.to_string())
+}
+
+/// The wllama call a port of these arguments makes.
+pub(super) fn request_code(chain: &LlamaCpp) -> String {
+    let mut code = String::from(
+        "// wllama 3.13.0: the request a port of these generate() arguments sends (the server's key names).\n",
+    );
+    code += "const completion = await wllama.createChatCompletion({\n  messages,\n";
+    for (key, value) in &chain.request {
+        code += &format!("  {key}: {value},\n");
+    }
+    code += "  seed,\n});\n";
+    let defaults: Vec<String> = chain
+        .carried
+        .iter()
+        .filter(|c| c.python.is_none())
+        .map(|c| c.how.trim_start_matches("not passed: llama.cpp's default ").to_string())
+        .collect();
+    if !defaults.is_empty() {
+        code += &format!("// Not sent, so llama.cpp's defaults apply: {}.\n", defaults.join(", "));
+    }
+    if !chain.ignored.is_empty() {
+        code += &format!("// Nothing in llama.cpp reads {}.\n", chain.ignored.join(", "));
+    }
+    code
+}
+
