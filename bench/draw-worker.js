@@ -1,7 +1,7 @@
 // One part of a Monte Carlo run for the bench's draws-per-worker figure: the page's own split
-// (www/drawing.js's partOfRun), drawn to the end in one go.
+// (www/worker/drawing.js's partOfRun), drawn to the end in one go.
 import init, * as wasm from "/page/pkg/sampling_lab.js";
-import { partOfRun } from "/page/drawing.js";
+import { partOfRun } from "/page/worker/drawing.js";
 
 const ready = init();
 

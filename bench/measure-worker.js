@@ -50,7 +50,7 @@ async function measure(build, threads, { model, question, newTokens, longPrompt 
 /** The pool's workers on this instance's memory, each joined before the first product. */
 async function startPool(module, memory, threads) {
   await Promise.all(Array.from({ length: threads - 1 }, () => new Promise((resolve, reject) => {
-    const helper = new Worker("/page/pool-worker.js", { type: "module" });
+    const helper = new Worker("/page/worker/pool-worker.js", { type: "module" });
     helper.onmessage = ({ data }) => (data.failed ? reject(new Error(data.failed)) : resolve());
     helper.onerror = (e) => reject(new Error(e.message));
     helper.postMessage({ module, memory });

@@ -1,27 +1,27 @@
 // The page: starts the worker that owns the wasm (and a new one when it crashes), routes its
 // replies to the part of the page each is for, and wires the controls. It computes none of the
 // semantics: every number comes from the worker's replies (protocol.js).
-import { Reply, Request } from "./protocol.js";
-import { checkColumns, colsValue } from "./state.js";
-import { names, setColumns } from "./columns.js";
-import { exportReport } from "./export.js";
-import { workerScript } from "./trusted.js";
-import { Purpose, requests } from "./requests.js";
-import { page } from "./store.js";
-import { $, buildColumns, showChips } from "./view.js";
-import { followColourScheme, onTokenPicked } from "./charts.js";
-import { buildGlossary } from "./glossary.js";
-import { showTokenDetail } from "./token-detail.js";
-import { buildParamsForm, paramsText, showParams } from "./params.js";
-import { presetButtons } from "./presets.js";
-import { redraw, refresh, showDistribution } from "./inspection.js";
-import { copyCode, copyLink, embedThis, restoreState, saveState } from "./share.js";
-import { showError } from "./status.js";
-import { listenForModels, loadFailed, loadModel, showLoadProgress, showModelReady } from "./model-panel.js";
-import { generate, generationFailed, listenForGeneration, selectStep, showDone, showRewound, showToken, showTokenAlternatives } from "./generation-panel.js";
-import { drawingDone, listenForDraws, showConverging, showDrawn, showDrawProgress } from "./montecarlo.js";
-import { listenForSpeculation, showRound, showSpeculated, speculationFailed } from "./speculative.js";
-import { judgingFailed, listenForExercises, observeFailed, showObserved, startExercises } from "./exercise-panel.js";
+import { Reply, Request } from "./shared/protocol.js";
+import { checkColumns, colsValue } from "./state/state.js";
+import { names, setColumns } from "./state/columns.js";
+import { exportReport } from "./panels/export.js";
+import { workerScript } from "./shared/trusted.js";
+import { Purpose, requests } from "./state/requests.js";
+import { page } from "./state/store.js";
+import { $, buildColumns, showChips } from "./panels/view.js";
+import { followColourScheme, onTokenPicked } from "./panels/charts.js";
+import { buildGlossary } from "./panels/glossary.js";
+import { showTokenDetail } from "./panels/token-detail.js";
+import { buildParamsForm, paramsText, showParams } from "./panels/params.js";
+import { presetButtons } from "./panels/presets.js";
+import { redraw, refresh, showDistribution } from "./panels/inspection.js";
+import { copyCode, copyLink, embedThis, restoreState, saveState } from "./state/share.js";
+import { showError } from "./panels/status.js";
+import { listenForModels, loadFailed, loadModel, showLoadProgress, showModelReady } from "./panels/model-panel.js";
+import { generate, generationFailed, listenForGeneration, selectStep, showDone, showRewound, showToken, showTokenAlternatives } from "./panels/generation-panel.js";
+import { drawingDone, listenForDraws, showConverging, showDrawn, showDrawProgress } from "./panels/montecarlo.js";
+import { listenForSpeculation, showRound, showSpeculated, speculationFailed } from "./panels/speculative.js";
+import { judgingFailed, listenForExercises, observeFailed, showObserved, startExercises } from "./panels/exercise-panel.js";
 
 /** The cause rules and the columns the core names, from the worker's first reply: the page's
  * columns are built from them, and links and exercise sets are checked against them. */
@@ -29,7 +29,7 @@ const core = Promise.withResolvers();
 
 function startWorker() {
   // The pool's size travels in the worker's URL: the worker needs it before its first message.
-  const script = new URL("./worker.js", import.meta.url);
+  const script = new URL("./worker/worker.js", import.meta.url);
   if (page.threads) script.searchParams.set("threads", String(page.threads));
   page.worker = new Worker(workerScript(script), { type: "module" });
   page.worker.onmessage = ({ data }) => HANDLERS[data.type]?.(data);

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { modelSource, sourceText } from "../../www/model-source.js";
+import { modelSource, sourceText } from "../../www/shared/model-source.js";
 
 const PAGE = "https://user.github.io/repo/?embed=1";
 const HUB = "https://huggingface.co";

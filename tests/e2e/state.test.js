@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { DEFAULTS, checkColumns, colsValue, parseState, shownColumns, stateQuery } from "../../www/state.js";
+import { DEFAULTS, checkColumns, colsValue, parseState, shownColumns, stateQuery } from "../../www/state/state.js";
 
 const KEYS = [...Object.keys(DEFAULTS), "evil", "__proto__", "constructor", "toString", ""];
 const HOSTILE = ['<img src=x onerror="alert(1)">', "<script>alert(2)</script>", "javascript:alert(3)", '{"__proto__": {"x": 1}}',

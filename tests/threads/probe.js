@@ -46,10 +46,10 @@ async function hash(values) {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The pool's workers (www/pool-worker.js) on this instance's memory, each joined first. */
+/** The pool's workers (www/worker/pool-worker.js) on this instance's memory, each joined first. */
 async function startPool(module, memory, threads) {
   await Promise.all(Array.from({ length: threads - 1 }, () => new Promise((resolve, reject) => {
-    const helper = new Worker("/www/pool-worker.js", { type: "module" });
+    const helper = new Worker("/www/worker/pool-worker.js", { type: "module" });
     helper.onmessage = ({ data }) => (data.failed ? reject(new Error(data.failed)) : resolve());
     helper.onerror = (e) => reject(new Error(e.message));
     helper.postMessage({ module, memory });

@@ -1,8 +1,7 @@
 //! Where a block's drafted tokens come from: the target's own greedy or sampled continuation, or
 //! transformers' prompt lookup.
 
-use super::run::State;
-use super::Target;
+use super::{State, Target};
 use crate::generation::GenerationError;
 use serde::Serialize;
 

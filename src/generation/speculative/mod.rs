@@ -20,7 +20,6 @@ mod tests;
 pub use acceptance::{acceptance_curve, expected_acceptance};
 use draft::DRAFTER_SEED;
 pub use draft::{DraftSource, PROMPT_LOOKUP_NGRAM, PROMPT_LOOKUP_TOKENS};
-use run::State;
 
 use super::sampler::{Decoding, Sampler};
 use super::session::Finish;
@@ -220,4 +219,12 @@ impl SpeculativeRun {
         speculation.tokens = token_texts(&model, speculation.named_ids());
         Ok(speculation)
     }
+}
+
+pub(super) struct State {
+    pub(super) ids: Vec<u32>,
+    pub(super) prompt_len: usize,
+    pub(super) rounds: Vec<Round>,
+    pub(super) draft_forwards: usize,
+    pub(super) finish: Option<Finish>,
 }

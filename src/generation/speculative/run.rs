@@ -3,7 +3,7 @@
 
 use super::acceptance::expected_acceptance;
 use super::draft::{continuation, prompt_lookup, DraftSource};
-use super::{Rejection, Round, Speculation, Speculative, Target, REJECTION_TOP};
+use super::{Rejection, Round, Speculation, Speculative, State, Target, REJECTION_TOP};
 use crate::generation::session::Finish;
 use crate::generation::{GenerationError, Sampler};
 use sampling_lab_core::columns::hf::torch_argmax;
@@ -133,13 +133,6 @@ impl Speculative {
     }
 }
 
-pub(super) struct State {
-    pub(super) ids: Vec<u32>,
-    pub(super) prompt_len: usize,
-    pub(super) rounds: Vec<Round>,
-    pub(super) draft_forwards: usize,
-    pub(super) finish: Option<Finish>,
-}
 
 impl State {
     pub(super) fn generated(&self) -> usize {

@@ -1,7 +1,7 @@
 // Everything the page remembers between events, in one object. It is sealed: assigning a field
 // that is not listed here (a misspelt name) throws instead of quietly making a new one. What a
 // link carries is read into it by restoreState and written out by saveState (state.js).
-import { defaultSource } from "./model-source.js";
+import { defaultSource } from "../shared/model-source.js";
 import { DEFAULTS } from "./state.js";
 
 export const page = Object.seal({

@@ -1,9 +1,9 @@
 // The token picked on a chart: what it is (a byte of which character, where it is one), and its
 // probability and rank under every column, as the report lists them (most probable first).
-import { columns } from "./columns.js";
+import { columns } from "../state/columns.js";
 import { $, element } from "./dom.js";
 import { columnLink } from "./glossary.js";
-import { page } from "./store.js";
+import { page } from "../state/store.js";
 import { byteNote, visible } from "./token-text.js";
 
 /** Shows token `id` of the report on screen (null hides the box). */

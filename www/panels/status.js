@@ -1,6 +1,6 @@
 // The page's status line and its one error line: what the model is doing, and what went wrong
 // (with what was wrong with the link the page opened, until the user changes something).
-import { page } from "./store.js";
+import { page } from "../state/store.js";
 import { $ } from "./view.js";
 
 export function showError(message) {

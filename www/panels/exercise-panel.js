@@ -4,16 +4,16 @@
 // student asks to be shown. Progress is kept per set (exercise-progress.js); the teacher view
 // (`&teacher=1`) shows every answer.
 import { DEFAULT_SET, expected, judge, loadExercises, unanswerable } from "./exercises.js";
-import { loadProgress, progressSummary, resetProgress, saveProgress } from "./exercise-progress.js";
-import { chat } from "./inputs.js";
-import { Request } from "./protocol.js";
-import { Purpose, requests } from "./requests.js";
-import { DEFAULTS } from "./state.js";
-import { page } from "./store.js";
+import { loadProgress, progressSummary, resetProgress, saveProgress } from "../state/exercise-progress.js";
+import { chat } from "../state/inputs.js";
+import { Request } from "../shared/protocol.js";
+import { Purpose, requests } from "../state/requests.js";
+import { DEFAULTS } from "../state/state.js";
+import { page } from "../state/store.js";
 import { $, element } from "./dom.js";
 import { showParams } from "./params.js";
 import { refresh } from "./inspection.js";
-import { saveState } from "./share.js";
+import { saveState } from "../state/share.js";
 
 const HINT = "Look again at how this column applies the arguments (its entry in the glossary says), then try again — or press “Show me”.";
 

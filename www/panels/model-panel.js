@@ -1,12 +1,12 @@
 // The model: which one to load (the default, a file the user picked or dropped, a Hub repo), its
 // download and parse as the worker reports them, and what is running once it is ready.
-import { Request } from "./protocol.js";
-import { Purpose, requests } from "./requests.js";
-import { page } from "./store.js";
+import { Request } from "../shared/protocol.js";
+import { Purpose, requests } from "../state/requests.js";
+import { page } from "../state/store.js";
 import { mb, setBusy, setStatus, showError } from "./status.js";
 import { $ } from "./view.js";
-import { defaultSource, modelSource } from "./model-source.js";
-import { saveState } from "./share.js";
+import { defaultSource, modelSource } from "../shared/model-source.js";
+import { saveState } from "../state/share.js";
 
 export function loadModel() {
   setBusy(true);

@@ -2,8 +2,8 @@
 // www/exercises/README.md), each set up on the page and checked against the core's report. The
 // answer key is read from the report (or from a generation the core ran); judging compares the
 // student's answer with it and computes no semantics.
-import { label } from "./columns.js";
-import validateSet from "./vendor/exercise-schema.js";
+import { label } from "../state/columns.js";
+import validateSet from "../vendor/exercise-schema.js";
 
 export const DEFAULT_SET = "exercises/default.json";
 

@@ -2,7 +2,7 @@
 // tokens, so that the same row means the same token everywhere: one overlay chart with a bar per
 // shown column, or a panel per column. A bar on a token transformers never draws is drawn in the
 // highlight colour: those draws are the difference.
-import { column, columns, highlight, label } from "./columns.js";
+import { column, columns, highlight, label } from "../state/columns.js";
 import { element } from "./dom.js";
 import { columnLink, termLink, TERMS } from "./glossary.js";
 import { byteNote, isByteToken, visible } from "./token-text.js";

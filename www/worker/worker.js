@@ -5,15 +5,15 @@
 // (passed in this script's URL), else one fewer than the machine's cores, 1 to 8. Elsewhere it
 // runs the single-threaded build (pkg/), which is the same arithmetic, bit for bit. The draw
 // workers always run pkg/: they need no shared memory.
-import { Reply, Request } from "./protocol.js";
+import { Reply, Request } from "../shared/protocol.js";
 import { nextTask } from "./drawing.js";
 import { SplitDraws } from "./split-draws.js";
 import { fetchSource } from "./model-files.js";
-import { workerScript } from "./trusted.js";
+import { workerScript } from "../shared/trusted.js";
 
-/** @type {import("./pkg/sampling_lab.js")} the build's bindings, once loaded */
+/** @type {import("../pkg/sampling_lab.js")} the build's bindings, once loaded */
 let wasm = null;
-/** @type {import("./pkg/sampling_lab.js").Lab | null} */
+/** @type {import("../pkg/sampling_lab.js").Lab | null} */
 let lab = null;
 /** Every token's display text, by id, of the loaded model. */
 let vocabulary = [];
@@ -43,7 +43,7 @@ function threadCount(asked) {
 
 /** The single-threaded build's module: the draw workers' (they need no shared memory). */
 let drawModule = null;
-const singleThreaded = () => (drawModule ??= compileWasm(new URL("./pkg/sampling_lab_bg.wasm", import.meta.url)));
+const singleThreaded = () => (drawModule ??= compileWasm(new URL("../pkg/sampling_lab_bg.wasm", import.meta.url)));
 const ready = start().then(() => postMessage({
   type: Reply.started, simd: wasm.simd(), threads: wasm.threads(), rules: wasm.causeRules(), columns: wasm.columns(),
 }));
@@ -54,8 +54,8 @@ const splitDraws = new SplitDraws(() => wasm, singleThreaded);
 async function start() {
   if (THREADED) {
     try {
-      const module = await compileWasm(new URL("./pkg-threads/sampling_lab_bg.wasm", import.meta.url));
-      const bindings = await import("./pkg-threads/sampling_lab.js");
+      const module = await compileWasm(new URL("../pkg-threads/sampling_lab_bg.wasm", import.meta.url));
+      const bindings = await import("../pkg-threads/sampling_lab.js");
       const exports = await bindings.default({ module_or_path: module });
       wasm = bindings;
       await startPool(module, exports.memory);
@@ -64,7 +64,7 @@ async function start() {
       console.warn(`the threaded build did not load (${e?.message ?? e}); running on one thread`);
     }
   }
-  const bindings = await import("./pkg/sampling_lab.js");
+  const bindings = await import("../pkg/sampling_lab.js");
   await bindings.default({ module_or_path: await singleThreaded() });
   wasm = bindings;
 }

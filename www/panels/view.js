@@ -2,7 +2,7 @@
 // the causes, the temperature table, Monte Carlo and the generated tokens. Text only
 // (textContent), never HTML: token text and prompts can contain markup.
 
-import { columns, label } from "./columns.js";
+import { columns, label } from "../state/columns.js";
 import { drawCharts } from "./charts.js";
 import { nameByteRuns, visible } from "./token-text.js";
 

@@ -2,10 +2,10 @@
 // rejected, not verified or past the answer's end, then the target's own token; the run's
 // acceptance lengths as a histogram and the exact expected acceptance length of one greedy draft
 // by temperature. Every figure comes from the core (`Lab.startSpeculation`, `Lab.acceptanceCurve`).
-import { Request } from "./protocol.js";
-import { Purpose, requests } from "./requests.js";
-import { page } from "./store.js";
-import { chat, generationOptions } from "./inputs.js";
+import { Request } from "../shared/protocol.js";
+import { Purpose, requests } from "../state/requests.js";
+import { page } from "../state/store.js";
+import { chat, generationOptions } from "../state/inputs.js";
 import { showError } from "./status.js";
 import { visible } from "./token-text.js";
 import { $, element } from "./view.js";

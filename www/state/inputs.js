@@ -1,7 +1,7 @@
 // What the controls say now: the chat, the call's arguments and the generation's options, read
 // from the form as the worker takes them (JSON text for the arguments, as typed).
 import { DEFAULTS } from "./state.js";
-import { $ } from "./view.js";
+import { $ } from "../panels/view.js";
 
 /** URL field → the input that holds it. */
 export const INPUTS = {

@@ -1,7 +1,7 @@
 // What the page's names mean, on the first screen: each column as the core defines it (which
 // library, which call, which version) and each figure; every column name in the figures table
 // and the legend links to its entry and carries it as a tooltip.
-import { columns } from "./columns.js";
+import { columns } from "../state/columns.js";
 import { $, element } from "./dom.js";
 
 /** The figures and the other words a reader meets first. */

@@ -1,11 +1,11 @@
 // Generation: an answer streamed token by token under the chosen semantics, any token selected
 // to inspect its step, alternatives on hover or focus, and branching from a selected token.
-import { Request } from "./protocol.js";
-import { Purpose, requests } from "./requests.js";
-import { page } from "./store.js";
+import { Request } from "../shared/protocol.js";
+import { Purpose, requests } from "../state/requests.js";
+import { page } from "../state/store.js";
 import { cutTokens, hideAlternatives, markSelected, moveFocus, nameGeneratedBytes, showAlternatives, showBranchChoices, showBranches, showLooking, tokenButton } from "./answer-view.js";
 import { $ } from "./dom.js";
-import { chat, generationConfig, generationOptions } from "./inputs.js";
+import { chat, generationConfig, generationOptions } from "../state/inputs.js";
 import { refresh } from "./inspection.js";
 import { showError } from "./status.js";
 

@@ -1,7 +1,7 @@
 // The generated answer: each token a button shaded by the probability it was drawn with, one tab
 // stop with the arrow keys inside, its alternatives in a tooltip, the choices a branch at a
 // selected token offers, and the branches left behind. Text only (textContent), never HTML.
-import { label } from "./columns.js";
+import { label } from "../state/columns.js";
 import { $, element } from "./dom.js";
 import { isByteToken, nameByteRuns, visible } from "./token-text.js";
 

@@ -2,11 +2,11 @@
 // probabilities, and the total variation between draws and exact distribution against the number
 // of draws, under the check's bound, growing while the draws run. Every value comes from the
 // core (`MonteCarloRun.convergence`, the final result); this only plots them.
-import { column, columns } from "./columns.js";
-import { Request } from "./protocol.js";
-import { Purpose, requests } from "./requests.js";
-import { page } from "./store.js";
-import { chat, generationConfig, seed, syntheticLogits } from "./inputs.js";
+import { column, columns } from "../state/columns.js";
+import { Request } from "../shared/protocol.js";
+import { Purpose, requests } from "../state/requests.js";
+import { page } from "../state/store.js";
+import { chat, generationConfig, seed, syntheticLogits } from "../state/inputs.js";
 import { showError } from "./status.js";
 import { visible } from "./token-text.js";
 import { $, TOP_ROWS, element, row } from "./view.js";

@@ -3,8 +3,8 @@
 // this one) another; the counts add up to exactly the draws one thread would have made. Where a
 // worker cannot start workers, or a draw worker fails, this thread draws its part: the same
 // blocks, the same result.
-import { workerScript } from "./trusted.js";
-import { DrawReply, DrawRequest } from "./protocol.js";
+import { workerScript } from "../shared/trusted.js";
+import { DrawReply, DrawRequest } from "../shared/protocol.js";
 import { drawAll, partOfRun } from "./drawing.js";
 
 /** How often a point of the convergence picture is sent, from this thread's draws. */

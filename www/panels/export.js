@@ -1,7 +1,7 @@
 // The distributions on screen as files: CSV (one row per token any side keeps), the report as
 // JSON, a chart as PNG. Formatting only: every number comes from the core's report.
 import { chartImage } from "./charts.js";
-import { names } from "./columns.js";
+import { names } from "../state/columns.js";
 
 export function reportCsv(report) {
   const NAMES = names();

@@ -1,13 +1,13 @@
 // The step on screen: asks the worker for its report (and the prompt's tokens) whenever the
 // inputs change, and draws the report when it comes back.
-import { Request } from "./protocol.js";
-import { Purpose, requests } from "./requests.js";
-import { names } from "./columns.js";
-import { shownColumns } from "./state.js";
-import { page } from "./store.js";
-import { chat, generationConfig, syntheticLogits } from "./inputs.js";
+import { Request } from "../shared/protocol.js";
+import { Purpose, requests } from "../state/requests.js";
+import { names } from "../state/columns.js";
+import { shownColumns } from "../state/state.js";
+import { page } from "../state/store.js";
+import { chat, generationConfig, syntheticLogits } from "../state/inputs.js";
 import { showEffective } from "./params.js";
-import { saveState } from "./share.js";
+import { saveState } from "../state/share.js";
 import { showError } from "./status.js";
 import { showTokenDetail } from "./token-detail.js";
 import { $, showReport, showView } from "./view.js";

@@ -3,9 +3,9 @@
 import { DEFAULTS, parseState, stateQuery } from "./state.js";
 import { page } from "./store.js";
 import { INPUTS } from "./inputs.js";
-import { markPreset } from "./presets.js";
-import { defaultSource, modelSource, sourceText } from "./model-source.js";
-import { $ } from "./view.js";
+import { markPreset } from "../panels/presets.js";
+import { defaultSource, modelSource, sourceText } from "../shared/model-source.js";
+import { $ } from "../panels/view.js";
 
 function currentState() {
   const state = {

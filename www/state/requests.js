@@ -1,7 +1,7 @@
 // The page's requests to its worker, tracked in one place: each purpose (a load, the inspect on
 // screen, the generation, a Monte Carlo run, …) has one latest request, and only its replies
 // count — a reply to a request the user has since replaced is dropped.
-import { Request } from "./protocol.js";
+import { Request } from "../shared/protocol.js";
 import { page } from "./store.js";
 
 export class Requests {
