@@ -8,12 +8,13 @@ WASM_TEST_ENV = CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=120
 MODEL ?=
 MODEL_SHA256 ?=
 
-.PHONY: demo test setup pkg model site serve test-native test-wasm test-page test-transformers-js test-llama-cpp test-site test-browsers fixtures onnx bench fuzz
+
+.PHONY: demo test setup pkg model site serve package test-native test-wasm test-page test-transformers-js test-llama-cpp test-site test-browsers fixtures onnx bench fuzz
 
 demo: setup pkg model
 	python3 scripts/serve.py --port $(PORT)
 
-test: setup model test-native test-wasm test-page test-transformers-js test-llama-cpp test-site test-browsers
+test: setup model test-native test-package test-wasm test-page test-transformers-js test-llama-cpp test-site test-browsers
 
 setup:
 	scripts/setup.sh
@@ -36,7 +37,12 @@ site: setup pkg model
 	MODEL="$(MODEL)" MODEL_SHA256="$(MODEL_SHA256)" node scripts/build-site.mjs
 
 test-native:
-	cargo test --locked
+	cargo test --workspace --locked
+
+# The sampling core as crates.io would receive it: `cargo package` builds the packaged crate alone.
+# --allow-dirty: the package is made from the files as they are, committed or not.
+package test-package:
+	cargo package -p sampling-lab-core --locked --allow-dirty
 
 # The same core tests, compiled to wasm32 and run in headless Chromium. In the release profile,
 # after the page's build, so that they reuse its compiled dependencies (a test-profile build would
