@@ -7,7 +7,8 @@
 //! [`generation`] (sessions, branches, the speculative loop) → the edges: the `sampling-lab`
 //! command (`main.rs`) and `wasm` (wasm32 only, the `wasm-bindgen` API the worker calls).
 //! [`logits_file`] reads logits from disk or bytes; [`untrusted`] is every entry point for
-//! outside input, as the fuzzers drive it.
+//! outside input, as the fuzzers drive it. Without the `model` feature (on by default) the crate is
+//! the sampling core's wasm edge alone: the page's first, small download.
 
 // The threaded wasm build's pool waits with memory.atomic.wait32, whose intrinsic is not stable
 // yet; that build already needs RUSTC_BOOTSTRAP for -Zbuild-std (scripts/build-wasm-threads.sh).
@@ -16,9 +17,12 @@
     feature(stdarch_wasm_atomic_wait)
 )]
 
+#[cfg(feature = "model")]
 pub mod generation;
 pub mod logits_file;
+#[cfg(feature = "model")]
 pub mod model;
+#[cfg(feature = "model")]
 pub mod untrusted;
 
 #[cfg(target_arch = "wasm32")]

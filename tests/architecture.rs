@@ -48,7 +48,11 @@ fn without_comments(source: &str) -> String {
 /// The module paths a file's source names (`crate::a::b`, `super::c`, `use super::{d, e::f}`),
 /// resolved against `module`, each cut to the longest one that exists.
 fn references(module: &str, source: &str, known: &BTreeSet<String>) -> BTreeSet<String> {
-    let here: Vec<&str> = if module.is_empty() { Vec::new() } else { module.split("::").collect() };
+    let here: Vec<&str> = if module.is_empty() {
+        Vec::new()
+    } else {
+        module.split("::").collect()
+    };
     let mut found = BTreeSet::new();
     let chars: Vec<char> = source.chars().collect();
     let mut i = 0;
@@ -139,7 +143,8 @@ fn graph(dir: &Path) -> BTreeMap<String, BTreeSet<String>> {
     sources
         .iter()
         .map(|(module, source)| {
-            let inside = |other: &String| module.is_empty() || other == module || other.starts_with(&format!("{module}::"));
+            let inside =
+                |other: &String| module.is_empty() || other == module || other.starts_with(&format!("{module}::"));
             let edges = references(module, source, &known)
                 .into_iter()
                 .filter(|other| !inside(other) && !other.is_empty())
@@ -194,7 +199,11 @@ fn cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
 fn no_import_circle_between_the_sampling_cores_modules() {
     let g = graph(&root().join("crates/sampling-lab-core/src"));
     assert!(g.len() > 30, "the core's modules were read: {}", g.len());
-    assert!(g["output::report"].contains("output::analysis"), "references are found: {:?}", g["output::report"]);
+    assert!(
+        g["output::report"].contains("output::analysis"),
+        "references are found: {:?}",
+        g["output::report"]
+    );
     assert_eq!(cycle(&g), None);
 }
 
@@ -265,7 +274,11 @@ fn the_pages_folders_say_what_runs_where() {
                 let target = path.parent().unwrap().join(&spec);
                 let target = normalise(&target);
                 let rel = target.strip_prefix(&www).unwrap_or(&target);
-                let top = rel.iter().next().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                let top = rel
+                    .iter()
+                    .next()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
                 assert!(
                     may.contains(&top.as_str()),
                     "www/{folder}/{} imports {spec} (in {top}/)",

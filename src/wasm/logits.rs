@@ -61,6 +61,7 @@ pub struct DrawJob {
 }
 
 impl DrawJob {
+    #[cfg(feature = "model")]
     pub(super) fn new(input: Inspection, params_json: &str) -> DrawJob {
         DrawJob {
             input,

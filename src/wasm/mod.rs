@@ -5,14 +5,20 @@
 //! Parameters travel as JSON *text*, as on the CLI: `temperature: 1` and `temperature: 1.0` are
 //! different Python values to transformers' validation, and a JS object cannot tell them apart.
 
+#[cfg(feature = "model")]
 mod lab;
 mod logits;
+#[cfg(feature = "model")]
 mod pool;
+#[cfg(feature = "model")]
 mod step;
 
+#[cfg(feature = "model")]
 pub use lab::{Generation, Lab, SpeculationRun};
 pub use logits::{inspect, monte_carlo, parse_logits, DrawJob, MonteCarloRun};
+#[cfg(feature = "model")]
 pub use pool::{pool_rows, threaded, threads, trap_pool};
+#[cfg(feature = "model")]
 pub use step::StepLogits;
 
 use sampling_lab_core::columns::{self, causes::Rule};
@@ -38,6 +44,7 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
         .map_err(JsError::from)
 }
 
+#[cfg(feature = "model")]
 fn error(message: impl std::fmt::Display) -> JsError {
     JsError::new(&message.to_string())
 }

@@ -1,9 +1,9 @@
-//! The corrected candle port of transformers'
-//! `generate(do_sample=True, temperature=0.7, top_k=40, top_p=0.9)`:
-//! exactly the code the page offers to copy (written by
-//! `sampling_lab_core::columns::rust_code::example_program`; a test keeps the two the same), as
-//! a program. It reads one step's logits (a 1-D f32 `.npy`) and prints the token drawn for each
-//! seed from 0 to N−1, one per line.
+//! Written by `sampling_lab_core::columns::rust_code::example_program`: the corrected candle port
+//! of transformers'
+//! `generate(do_sample=True, temperature=0.7, top_k=40, top_p=0.9)`,
+//! exactly the code the page offers to copy (a test keeps the two the same), as a program. It
+//! reads one step's logits (a 1-D f32 `.npy`) and prints the token drawn for each seed from 0
+//! to N−1, one per line.
 //!
 //! `cargo run -p sampling-lab-core --example corrected_port -- LOGITS.npy [N]`
 
@@ -12,6 +12,8 @@
 
 use candle_transformers::generation::{LogitsProcessor, Sampling};
 
+// As the page shows it, line for line: rustfmt leaves it alone.
+#[rustfmt::skip]
 fn main() -> candle_core::Result<()> {
     let mut args = std::env::args().skip(1);
     let path = args.next().expect("usage: corrected_port LOGITS.npy [N]");

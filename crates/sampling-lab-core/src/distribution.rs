@@ -7,9 +7,21 @@ pub const EXACT_TOLERANCE: f64 = 1e-6;
 
 /// A distribution stored by its support: `(token id, probability)`, most probable first
 /// (ties by id). Every listed token is *kept*: a draw can land on it.
+///
+/// ```
+/// use sampling_lab_core::Distribution;
+///
+/// // Weights need not sum to 1; a zero weight is not kept.
+/// let d = Distribution::from_weights([(2, 0.0), (1, 1.0), (0, 3.0)], 4);
+/// assert_eq!(d.kept(), 2);
+/// assert_eq!(d.support, [(0, 0.75), (1, 0.25)]);
+/// assert_eq!(d.prob(2), 0.0);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Distribution {
+    /// The vocabulary's size: token ids run from 0 to `vocab − 1`, kept or not.
     pub vocab: usize,
+    /// The kept tokens and their probabilities, most probable first (ties by id).
     pub support: Vec<(u32, f64)>,
 }
 
@@ -52,13 +64,15 @@ impl Distribution {
         d
     }
 
-    pub fn one_hot(token: usize, vocab: usize) -> Self {
+    /// Every draw lands on `token`: greedy decoding.
+    pub(crate) fn one_hot(token: usize, vocab: usize) -> Self {
         Distribution {
             vocab,
             support: vec![(token as u32, 1.0)],
         }
     }
 
+    /// How many tokens a draw can land on: the report's `kept`.
     pub fn kept(&self) -> usize {
         self.support.len()
     }
@@ -72,6 +86,7 @@ impl Distribution {
         p
     }
 
+    /// The probability of `token` (0 for a token not kept).
     pub fn prob(&self, token: u32) -> f64 {
         self.support.iter().find(|(i, _)| *i == token).map_or(0.0, |(_, p)| *p)
     }
@@ -113,11 +128,12 @@ pub fn log_softmax_f64(scores: &[f32]) -> Vec<f64> {
     scores.iter().map(|&s| s as f64 - log_sum).collect()
 }
 
-/// How a port's distribution differs from transformers'.
+/// How a port's distribution differs from transformers' ([`compare`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Comparison {
     /// Total variation distance, ½ Σ |p_hf − p_port|.
     pub tv: f64,
+    /// The largest difference in one token's probability: what [`EXACT_TOLERANCE`] bounds.
     pub max_abs_diff: f64,
     /// Probability the port puts on tokens transformers never draws.
     pub mass_outside_hf: f64,
@@ -125,7 +141,8 @@ pub struct Comparison {
     pub only_hf: TokenList,
     /// Tokens the port keeps and transformers drops, most probable (under the port) first.
     pub only_port: TokenList,
-    /// Of those only one side keeps, how many it gives no drawable probability ([`VANISHING`]).
+    /// Of those only one side keeps, how many it gives a probability too small for an f32
+    /// softmax (below 1.4e-45): no draw reaches them, so they make no difference.
     #[serde(skip)]
     pub vanishing: usize,
 }
@@ -145,11 +162,15 @@ impl Comparison {
 /// A possibly long list of token ids: its length, and the first [`TokenList::SHOWN`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TokenList {
+    /// How many tokens the list has in all.
     pub count: usize,
+    /// The first of them, in the list's order.
     pub first: Vec<u32>,
 }
 
 impl TokenList {
+    /// How many ids [`TokenList::first`] holds at most: enough to name the tokens that matter,
+    /// few enough for a report over a whole vocabulary.
     pub const SHOWN: usize = 20;
 
     fn of(d: &Distribution, other: &[f64]) -> Self {
@@ -166,11 +187,25 @@ impl TokenList {
     }
 }
 
-pub fn total_variation(a: &Distribution, b: &Distribution) -> f64 {
+/// Total variation distance, ½ Σ |a − b|.
+pub(crate) fn total_variation(a: &Distribution, b: &Distribution) -> f64 {
     let (da, db) = (a.dense(), b.dense());
     0.5 * da.iter().zip(&db).map(|(x, y)| (x - y).abs()).sum::<f64>()
 }
 
+/// How `port` differs from `hf` (transformers' distribution, the reference): the figures of the
+/// report's `compare`.
+///
+/// ```
+/// use sampling_lab_core::{compare, Distribution, EXACT_TOLERANCE};
+///
+/// let hf = Distribution::from_weights([(0, 0.5), (1, 0.5)], 3);
+/// let port = Distribution::from_weights([(0, 0.5), (1, 0.25), (2, 0.25)], 3);
+/// let c = compare(&hf, &port);
+/// assert_eq!((c.tv, c.max_abs_diff, c.mass_outside_hf), (0.25, 0.25, 0.25));
+/// assert_eq!(c.only_port.first, [2]); // kept by the port alone
+/// assert!(!c.agrees_within(EXACT_TOLERANCE));
+/// ```
 pub fn compare(hf: &Distribution, port: &Distribution) -> Comparison {
     let (dh, dp) = (hf.dense(), port.dense());
     let diffs = dh.iter().zip(&dp).map(|(x, y)| (x - y).abs());

@@ -85,9 +85,7 @@ pub use arguments::{EffectiveParams, Field, GenerateArgs, GenerationConfig, PyVa
 pub use columns::candle_port::CandlePort;
 pub use columns::literal::LiteralPort;
 pub use columns::{Column, ColumnName, Engine, TokenSampler};
-pub use distribution::{
-    compare, log_softmax_f64, ties_at_k, total_variation, Comparison, Distribution, TokenList, EXACT_TOLERANCE,
-};
+pub use distribution::{compare, log_softmax_f64, ties_at_k, Comparison, Distribution, TokenList, EXACT_TOLERANCE};
 pub use error::SamplingError;
 pub use inspection::{check_logits, Inspection};
 pub use output::analysis::Analysis;

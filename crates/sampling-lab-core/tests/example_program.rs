@@ -11,8 +11,14 @@ use std::process::Command;
 fn example() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let profile = exe.parent().unwrap().parent().unwrap();
-    let path = profile.join("examples").join(format!("corrected_port{}", std::env::consts::EXE_SUFFIX));
-    assert!(path.exists(), "{} is not built: `cargo test -p sampling-lab-core` builds the examples", path.display());
+    let path = profile
+        .join("examples")
+        .join(format!("corrected_port{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "{} is not built: `cargo test -p sampling-lab-core` builds the examples",
+        path.display()
+    );
     path
 }
 
@@ -29,7 +35,10 @@ fn logits() -> Vec<f32> {
 }
 
 fn npy(values: &[f32]) -> Vec<u8> {
-    let header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': ({},), }}", values.len());
+    let header = format!(
+        "{{'descr': '<f4', 'fortran_order': False, 'shape': ({},), }}",
+        values.len()
+    );
     let header = format!("{header:<117}\n");
     let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
     bytes.extend((header.len() as u16).to_le_bytes());
@@ -44,7 +53,11 @@ fn the_offered_program_draws_what_the_corrected_column_draws() {
     let logits = logits();
     let path = std::env::temp_dir().join(format!("sampling-lab-example-{}.npy", std::process::id()));
     std::fs::write(&path, npy(&logits)).unwrap();
-    let out = Command::new(example()).arg(&path).arg(DRAWS.to_string()).output().unwrap();
+    let out = Command::new(example())
+        .arg(&path)
+        .arg(DRAWS.to_string())
+        .output()
+        .unwrap();
     std::fs::remove_file(&path).unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let printed: Vec<u32> = String::from_utf8(out.stdout)
@@ -53,12 +66,16 @@ fn the_offered_program_draws_what_the_corrected_column_draws() {
         .map(|l| l.parse().unwrap())
         .collect();
 
-    let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#).unwrap();
+    let args =
+        GenerateArgs::from_json_str(r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#).unwrap();
     let port = CandlePort::corrected(&args, None).unwrap();
     let column: Vec<u32> = (0..DRAWS)
         .map(|seed| port.sampler(seed).next(&logits, &[]).unwrap())
         .collect();
     assert_eq!(printed, column);
     let distinct: std::collections::BTreeSet<u32> = column.iter().copied().collect();
-    assert!(distinct.len() > 5, "the draws spread over the kept tokens: {distinct:?}");
+    assert!(
+        distinct.len() > 5,
+        "the draws spread over the kept tokens: {distinct:?}"
+    );
 }

@@ -133,7 +133,6 @@ impl Speculative {
     }
 }
 
-
 impl State {
     pub(super) fn generated(&self) -> usize {
         self.ids.len() - self.prompt_len

@@ -1,9 +1,9 @@
 //! The loop on a small deterministic target: lossless at every temperature, greedy at zero.
 
 use super::draft::prompt_lookup;
+use super::*;
 use sampling_lab_core::columns::dflash;
 use sampling_lab_core::columns::hf::torch_argmax;
-use super::*;
 use sampling_lab_core::GenerateArgs;
 
 const V: usize = 5;

@@ -13,15 +13,27 @@ use serde_json::{Map, Value};
 /// A `generate()` argument sampling-lab models, in the order transformers' processors use them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Field {
+    /// `do_sample`: whether the warpers run at all; off, `generate()` takes the argmax.
     DoSample,
+    /// `temperature`: divides the scores before the truncations see them.
     Temperature,
+    /// `top_k`: keeps the k highest scores, and every score tied with the k-th.
     TopK,
+    /// `top_p`: keeps the most probable tokens until their mass reaches p.
     TopP,
+    /// `min_p`: drops tokens below `min_p` times the top probability.
     MinP,
+    /// `typical_p`: keeps the tokens whose surprise is closest to the entropy, until their mass
+    /// reaches `typical_p`.
     TypicalP,
+    /// `epsilon_cutoff`: drops tokens below a fixed probability.
     EpsilonCutoff,
+    /// `eta_cutoff`: drops tokens below a cut that falls as the entropy rises.
     EtaCutoff,
+    /// `repetition_penalty`: rescales the score of every token already in the context (a penalty
+    /// above 1 lowers it).
     RepetitionPenalty,
+    /// `no_repeat_ngram_size`: bans tokens that would repeat an n-gram of the context.
     NoRepeatNgramSize,
 }
 
@@ -56,7 +68,8 @@ impl Field {
         }
     }
 
-    pub fn from_name(name: &str) -> Option<Field> {
+    /// The field a keyword names, if sampling-lab models it.
+    fn from_name(name: &str) -> Option<Field> {
         Field::ALL.into_iter().find(|f| f.name() == name)
     }
 
@@ -105,7 +118,11 @@ const ACCEPTED_EXTRA: [&str; 2] = ["max_new_tokens", "seed"];
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GenerateArgs {
     passed: Vec<(Field, PyValue)>,
+    /// The call's `seed`, if it has one. It does not change a step's distribution, only which
+    /// token a seeded run draws from it ([`GenerateArgs::seed_or`] picks the seed a run uses).
     pub seed: Option<u64>,
+    /// The call's `max_new_tokens`, if it has one: accepted so that a whole call reads without
+    /// error, though it does not change a step's distribution.
     pub max_new_tokens: Option<usize>,
 }
 
@@ -143,6 +160,24 @@ impl GenerateArgs {
         Ok(args)
     }
 
+    /// [`GenerateArgs::from_json`] of JSON text, as the command line and the page receive it.
+    ///
+    /// A key left out was not passed (transformers fills it in); a `null` was passed as `None`
+    /// (it switches the rule off); `2` is a Python int and `2.0` a float, which transformers'
+    /// checks tell apart.
+    ///
+    /// ```
+    /// use sampling_lab_core::{Field, GenerateArgs, PyValue};
+    ///
+    /// let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "top_k": null, "temperature": 2}"#)?;
+    /// assert_eq!(args.get(Field::TopK), Some(PyValue::None));
+    /// assert_eq!(args.get(Field::Temperature), Some(PyValue::Int(2)));
+    /// assert_eq!(args.get(Field::TopP), None); // not passed
+    ///
+    /// let err = GenerateArgs::from_json_str(r#"{"topk": 5}"#).unwrap_err();
+    /// assert!(err.to_string().starts_with("unknown generate() argument `topk`"));
+    /// # Ok::<(), sampling_lab_core::SamplingError>(())
+    /// ```
     pub fn from_json_str(text: &str) -> Result<Self, SamplingError> {
         let value: Value = serde_json::from_str(text)
             .map_err(|e| SamplingError::Invalid(format!("params are not valid JSON: {e}")))?;
@@ -164,6 +199,8 @@ impl GenerateArgs {
         self.passed.iter().copied()
     }
 
+    /// Passes `field = value`, replacing an earlier value: for calls built in code rather than
+    /// read from JSON.
     pub fn set(&mut self, field: Field, value: PyValue) {
         self.passed.retain(|(f, _)| *f != field);
         self.passed.push((field, value));
@@ -178,6 +215,8 @@ pub struct GenerationConfig {
 }
 
 impl GenerationConfig {
+    /// Reads the sampling fields of a parsed `generation_config.json`, with the same value types
+    /// as the call's arguments (an int stays an int).
     pub fn from_json(value: &Value) -> Result<Self, SamplingError> {
         let map = value
             .as_object()
@@ -191,6 +230,7 @@ impl GenerationConfig {
         Ok(GenerationConfig { values })
     }
 
+    /// [`GenerationConfig::from_json`] of the file's text.
     pub fn from_json_str(text: &str) -> Result<Self, SamplingError> {
         let value: Value = serde_json::from_str(text)
             .map_err(|e| SamplingError::Invalid(format!("generation_config.json is not valid JSON: {e}")))?;
@@ -222,8 +262,12 @@ impl GenerationConfig {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
+    /// The call passed it (possibly as `None`).
     Passed,
+    /// The model's `generation_config.json` filled it: a value a port that only copies the
+    /// call's arguments never sees.
     GenerationConfig,
+    /// transformers' global default filled it, such as the implicit `top_k=50`.
     Default,
 }
 
@@ -236,6 +280,22 @@ pub struct EffectiveParams {
 impl EffectiveParams {
     /// transformers' `_prepare_generation_config`: the model config fills fields still None, then
     /// the global defaults do, then the kwargs overwrite (a passed None stays None).
+    ///
+    /// ```
+    /// use sampling_lab_core::{EffectiveParams, Field, GenerateArgs, GenerationConfig, PyValue, Source};
+    ///
+    /// let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "top_p": null}"#)?;
+    /// let config = GenerationConfig::from_json_str(r#"{"temperature": 0.6, "top_p": 0.9}"#)?;
+    /// let effective = EffectiveParams::resolve(&args, Some(&config));
+    /// // Not passed: the model's file fills it, else transformers' default (the implicit top_k=50).
+    /// assert_eq!(effective.get(Field::Temperature), PyValue::Float(0.6));
+    /// assert_eq!(effective.source(Field::Temperature), Source::GenerationConfig);
+    /// assert_eq!(effective.get(Field::TopK), PyValue::Int(50));
+    /// assert_eq!(effective.source(Field::TopK), Source::Default);
+    /// // Passed as None: it stays None, whatever the model's file says.
+    /// assert_eq!(effective.get(Field::TopP), PyValue::None);
+    /// # Ok::<(), sampling_lab_core::SamplingError>(())
+    /// ```
     pub fn resolve(args: &GenerateArgs, config: Option<&GenerationConfig>) -> Self {
         let values = Field::ALL
             .into_iter()
@@ -254,10 +314,13 @@ impl EffectiveParams {
         EffectiveParams { values }
     }
 
+    /// The value `generate()` runs with (`PyValue::None`: the rule is off).
     pub fn get(&self, field: Field) -> PyValue {
         self.entry(field).1
     }
 
+    /// Where [`EffectiveParams::get`]'s value came from: what tells a default that took effect
+    /// from a value the caller chose.
     pub fn source(&self, field: Field) -> Source {
         self.entry(field).2
     }
@@ -267,6 +330,8 @@ impl EffectiveParams {
         &self.values[Field::ALL.iter().position(|f| *f == field).expect("a modelled field")]
     }
 
+    /// Every field's value by its Python name: the report's `effective_params`, in the form the
+    /// fixtures record transformers' own.
     pub fn values_json(&self) -> Map<String, Value> {
         self.values
             .iter()
@@ -274,7 +339,8 @@ impl EffectiveParams {
             .collect()
     }
 
-    pub fn sources_json(&self) -> Map<String, Value> {
+    /// Every field's [`Source`] by its Python name, for the report.
+    pub(crate) fn sources_json(&self) -> Map<String, Value> {
         self.values
             .iter()
             .map(|(f, _, s)| {

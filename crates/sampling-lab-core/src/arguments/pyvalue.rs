@@ -10,9 +10,13 @@ use serde_json::Value;
 /// A keyword-argument value: `None`, a bool, an int or a float, as Python would hold it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PyValue {
+    /// `None`: passed, but switching its rule off.
     None,
+    /// `True` or `False`; Python counts it as an int too.
     Bool(bool),
+    /// An int, which transformers refuses where it checks for a float (`temperature=2`).
     Int(i64),
+    /// A float.
     Float(f64),
 }
 
@@ -37,7 +41,8 @@ impl PyValue {
         }
     }
 
-    pub fn to_json(self) -> Value {
+    /// The value as JSON (`None` as `null`, an int without a decimal point).
+    pub(crate) fn to_json(self) -> Value {
         match self {
             PyValue::None => Value::Null,
             PyValue::Bool(b) => Value::Bool(b),
@@ -46,7 +51,8 @@ impl PyValue {
         }
     }
 
-    pub fn is_none(self) -> bool {
+    /// Whether it is Python's `None`.
+    pub(crate) fn is_none(self) -> bool {
         matches!(self, PyValue::None)
     }
 
@@ -55,7 +61,8 @@ impl PyValue {
         matches!(self, PyValue::Int(_) | PyValue::Bool(_))
     }
 
-    pub fn is_float(self) -> bool {
+    /// Python's `isinstance(x, float)`.
+    pub(crate) fn is_float(self) -> bool {
         matches!(self, PyValue::Float(_))
     }
 

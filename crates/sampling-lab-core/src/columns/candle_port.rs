@@ -30,6 +30,8 @@ pub enum PenaltyWindow {
 /// Everything a candle program does to one step's logits.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CandlePort {
+    /// What `LogitsProcessor::from_sampling` is given: the temperature, and the one truncation
+    /// candle applies itself.
     pub sampling: Sampling,
     /// The `sample_f` closure, as a list of steps; empty means plain `sample()`.
     pub steps: Vec<Warper>,
@@ -40,7 +42,8 @@ pub struct CandlePort {
 }
 
 impl CandlePort {
-    pub fn plain(sampling: Sampling) -> Self {
+    /// `sampling` alone: no closure, no penalty, no bans.
+    pub(crate) fn plain(sampling: Sampling) -> Self {
         CandlePort {
             sampling,
             steps: Vec::new(),
@@ -136,6 +139,8 @@ impl CandlePort {
         Ok((0..prs.len() as u32).filter(|&i| prs[i as usize] > 0.0).collect())
     }
 
+    /// candle's own `LogitsProcessor` for this set-up, seeded; [`CandlePort::sample`] draws with
+    /// it, and it is the one a candle program keeps for a whole generation.
     pub fn processor(&self, seed: u64) -> LogitsProcessor {
         LogitsProcessor::from_sampling(seed, self.sampling.clone())
     }

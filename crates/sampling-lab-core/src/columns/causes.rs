@@ -15,7 +15,8 @@ pub struct Rule {
 }
 
 impl Rule {
-    pub const fn new(name: &'static str, column: ColumnName) -> Self {
+    /// A rule of `column`'s; `name` must be unique among every column's rules (a test checks).
+    pub(crate) const fn new(name: &'static str, column: ColumnName) -> Self {
         Rule { name, column }
     }
 
@@ -53,8 +54,11 @@ impl Serialize for Rule {
 /// One reason for a difference: the column that departs from hf, its rule and a sentence.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Cause {
+    /// The column that departs from hf.
     pub column: ColumnName,
+    /// Which reason it is, by its stable name (what exercise sets check for).
     pub rule: Rule,
+    /// The reason for readers, with this step's numbers.
     pub text: String,
 }
 

@@ -9,7 +9,7 @@
 use super::candle_port::{CandlePort, PenaltyWindow};
 use super::hf::{HfSampling, Processor};
 use super::rust_code::{port_program, port_text};
-use super::{thresholds, Engine, Drawing, Column, ColumnName, StepView, TokenSampler};
+use super::{thresholds, Column, ColumnName, Drawing, Engine, StepView, TokenSampler};
 use crate::arguments::{EffectiveParams, GenerateArgs, GenerationConfig};
 use crate::distribution::{Distribution, EXACT_TOLERANCE};
 use crate::truncation::Warper;
@@ -18,8 +18,10 @@ use candle_transformers::generation::Sampling;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
+/// The corrected port's column, held to hf exactly.
 pub const NAME: ColumnName = ColumnName::new("corrected");
 
+/// The corrected port's registry entry.
 pub static COLUMN: Column = Column {
     name: NAME,
     label: "corrected candle port",
@@ -40,11 +42,13 @@ pub static COLUMN: Column = Column {
 /// How the corrected port's distribution stands to transformers'.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Exactness {
+enum Exactness {
     /// Every probability within [`EXACT_TOLERANCE`] of transformers'.
     Exact,
     /// Ties at a cut that f32 arithmetic resolves either way (see `ambiguities`).
     InexactByNature,
+    /// It differs with no ambiguity to explain it: the port is wrong here (the fixture tests fail
+    /// on it).
     Mismatch,
     /// transformers refuses the call, so there is nothing to port.
     NotRun,

@@ -15,7 +15,7 @@ use super::causes::{count, departs, Cause, Rule};
 use super::hf::{torch_argmax, Processor};
 use super::rust_code::{port_program, port_text};
 use super::thresholds::{Behaviour, Threshold};
-use super::{Engine, Drawing, Column, ColumnName, StepView, TokenSampler};
+use super::{Column, ColumnName, Drawing, Engine, StepView, TokenSampler};
 use crate::arguments::params::{Field, GenerateArgs};
 use crate::arguments::pyvalue::{float_repr, PyValue};
 use crate::distribution::Distribution;
@@ -23,14 +23,18 @@ use crate::SamplingError;
 use candle_transformers::generation::Sampling;
 use serde_json::{json, Map, Value};
 
+/// DFlash's column.
 pub const NAME: ColumnName = ColumnName::new("dflash");
 
-pub const REFUSED: Rule = Rule::new("dflash_refused", NAME);
-pub const REFUSED_BY_HF: Rule = Rule::new("dflash_refused_by_hf", NAME);
-pub const THRESHOLD: Rule = Rule::new("dflash_threshold", NAME);
-pub const NO_DO_SAMPLE: Rule = Rule::new("dflash_no_do_sample", NAME);
+const REFUSED: Rule = Rule::new("dflash_refused", NAME);
+const REFUSED_BY_HF: Rule = Rule::new("dflash_refused_by_hf", NAME);
+const THRESHOLD: Rule = Rule::new("dflash_threshold", NAME);
+const NO_DO_SAMPLE: Rule = Rule::new("dflash_no_do_sample", NAME);
+/// DFlash samples at the temperature alone where transformers also truncates (its implicit
+/// `top_k=50` at least): the usual reason the two differ when both sample.
 pub const TEMPERATURE_ONLY: Rule = Rule::new("dflash_temperature_only", NAME);
 
+/// DFlash's registry entry.
 pub static COLUMN: Column = Column {
     name: NAME,
     label: "DFlash sample()",
@@ -53,6 +57,7 @@ pub const DEFAULT_TEMPERATURE: f64 = 0.0;
 /// DFlash's sampler for one call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DflashSampling {
+    /// The temperature `sample()` is called with: the call's, else DFlash's default (0).
     pub temperature: f64,
     /// `generate()` arguments the call carried that DFlash never reads, as `name=value`.
     pub ignored: Vec<String>,
@@ -78,11 +83,13 @@ impl DflashSampling {
         Ok(DflashSampling { temperature, ignored })
     }
 
-    pub fn is_greedy(&self) -> bool {
+    /// Whether `sample()` takes the argmax instead of drawing.
+    fn is_greedy(&self) -> bool {
         self.temperature < GREEDY_BELOW
     }
 
-    pub fn describe(&self) -> String {
+    /// What `sample()` does, in one line: the report entry's `sampling`.
+    fn describe(&self) -> String {
         let t = float_repr(self.temperature);
         if self.is_greedy() {
             format!("sample(logits, {t}) → argmax (temperature < 1e-5)")

@@ -82,7 +82,9 @@ pub trait DrawSource {
 
 /// What Monte Carlo draws for a column: its draws and the exact distribution they must match.
 pub struct Drawing {
+    /// The draws, made on demand so that a run can be chunked and shared out.
     pub source: Box<dyn DrawSource>,
+    /// The distribution the draws are checked against: the column's exact one.
     pub exact: Distribution,
 }
 
@@ -94,7 +96,8 @@ pub struct ExactSampler<F> {
 }
 
 impl<F: Fn(&[f32], &[u32]) -> Result<Distribution, SamplingError>> ExactSampler<F> {
-    pub fn new(distribution: F, seed: u64) -> Self {
+    /// Draws from what `distribution` gives at each step, with a generator seeded by `seed`.
+    pub(crate) fn new(distribution: F, seed: u64) -> Self {
         ExactSampler {
             distribution,
             rng: StdRng::seed_from_u64(seed),

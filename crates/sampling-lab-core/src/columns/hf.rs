@@ -7,7 +7,7 @@
 
 use super::causes::{count, Cause, Rule};
 use super::thresholds::{Behaviour, Threshold};
-use super::{Engine, ExactSampler, Column, ColumnName, StepView, TokenSampler};
+use super::{Column, ColumnName, Engine, ExactSampler, StepView, TokenSampler};
 use crate::arguments::params::{EffectiveParams, Field, GenerateArgs, Source};
 use crate::arguments::pyvalue::{float_repr, PyValue};
 use crate::distribution::{log_softmax_f64, Distribution, VANISHING};
@@ -16,8 +16,10 @@ use crate::SamplingError;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
+/// The reference column: every other column is compared with it.
 pub const NAME: ColumnName = ColumnName::new("hf");
 
+/// The hf column's registry entry.
 pub static COLUMN: Column = Column {
     name: NAME,
     label: "transformers (hf)",
@@ -31,13 +33,17 @@ pub static COLUMN: Column = Column {
     rules: &[UNDRAWABLE],
 };
 
-pub const UNDRAWABLE: Rule = Rule::new("hf_undrawable", NAME);
+const UNDRAWABLE: Rule = Rule::new("hf_undrawable", NAME);
 
 /// One of transformers' logits processors.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Processor {
+    /// `RepetitionPenaltyLogitsProcessor`: the score of each token of the context divided by the
+    /// penalty (multiplied, when negative), in f32 as torch computes it.
     RepetitionPenalty(f32),
+    /// `NoRepeatNGramLogitsProcessor` with its n.
     NoRepeatNGram(usize),
+    /// `TemperatureLogitsWarper`, dividing the f32 scores by the temperature rounded to f32.
     Temperature(f64),
     /// A truncating warper (top-k, top-p, min-p, typical, ε, η).
     Truncate(Warper),
@@ -54,7 +60,8 @@ impl Processor {
         }
     }
 
-    pub fn describe(&self) -> String {
+    /// The processor as `Class(argument)`, for the pipeline's one line.
+    fn describe(&self) -> String {
         let arg = match self {
             Processor::RepetitionPenalty(x) => float_repr(f64::from(*x)),
             Processor::NoRepeatNGram(n) => n.to_string(),
@@ -102,14 +109,18 @@ pub fn processors_as_arguments(step: &StepView, lacks: impl Fn(&Processor) -> bo
 /// A decision torch may take differently for reasons of floating point or sort order.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Ambiguity {
+    /// transformers' class of the processor that took the decision.
     pub processor: &'static str,
+    /// The decision and why torch may take it otherwise, with the numbers.
     pub reason: String,
 }
 
 /// transformers' sampling pipeline for one set of effective parameters.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HfSampling {
+    /// The processors `generate()` runs, in its order (the warpers only when sampling).
     pub processors: Vec<Processor>,
+    /// Whether it draws (softmax, then `torch.multinomial`) or takes the argmax.
     pub do_sample: bool,
 }
 
@@ -118,7 +129,10 @@ pub struct HfSampling {
 pub struct HfOutcome {
     /// Processed scores as `output_scores` returns them (−inf where removed).
     pub scores: Vec<f32>,
+    /// What one draw comes from (the argmax alone when greedy): the reference distribution.
     pub distribution: Distribution,
+    /// The decisions torch's float arithmetic or sort order may take otherwise, if any: where
+    /// no port can be held to these probabilities exactly.
     pub ambiguities: Vec<Ambiguity>,
 }
 
@@ -154,7 +168,8 @@ impl HfSampling {
         Ok(HfSampling { processors, do_sample })
     }
 
-    pub fn describe(&self) -> String {
+    /// The pipeline in one line: the report entry's `sampling`.
+    fn describe(&self) -> String {
         let steps: Vec<String> = self.processors.iter().map(Processor::describe).collect();
         let pipeline = if steps.is_empty() {
             "no processors".to_string()
@@ -169,7 +184,8 @@ impl HfSampling {
         format!("{pipeline} → {draw}")
     }
 
-    pub fn temperature(&self) -> f64 {
+    /// The temperature it divides by (1 when no temperature warper runs).
+    pub(crate) fn temperature(&self) -> f64 {
         self.processors
             .iter()
             .find_map(|p| match p {

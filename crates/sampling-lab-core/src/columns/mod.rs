@@ -13,7 +13,8 @@ mod engine;
 pub mod rust_code;
 pub mod thresholds;
 
-pub use engine::{DrawSource, Drawing, Engine, ExactSampler, TokenSampler, DRAW_BLOCK};
+pub(crate) use engine::ExactSampler;
+pub use engine::{DrawSource, Drawing, Engine, TokenSampler, DRAW_BLOCK};
 
 use crate::arguments::params::{EffectiveParams, GenerateArgs, GenerationConfig};
 use crate::arguments::pyvalue::PyValue;
@@ -56,6 +57,7 @@ impl ColumnName {
         ColumnName(name)
     }
 
+    /// The name as text: the report's key for the column, and what `--semantics` takes.
     pub fn name(self) -> &'static str {
         self.0
     }
@@ -111,6 +113,7 @@ impl<'de> Deserialize<'de> for ColumnName {
 
 /// A column as the registry holds it: what it is called and how it is set up.
 pub struct Column {
+    /// What the column is called everywhere; [`ColumnName::column`] finds the entry again.
     pub name: ColumnName,
     /// Its name for readers, as the figures table and the legend show it.
     pub label: &'static str,
@@ -156,13 +159,17 @@ impl Serialize for Column {
 /// the model's `generation_config.json` (which only some libraries read), and what transformers
 /// resolves from both.
 pub struct Call<'a> {
-    pub args: &'a GenerateArgs,
-    pub generation_config: Option<&'a GenerationConfig>,
-    pub effective: EffectiveParams,
+    /// The arguments as passed: what a port that copies them sees.
+    pub(crate) args: &'a GenerateArgs,
+    /// The model's file, for the libraries that read it.
+    pub(crate) generation_config: Option<&'a GenerationConfig>,
+    /// What transformers runs with, resolved once for every engine.
+    pub(crate) effective: EffectiveParams,
 }
 
 impl<'a> Call<'a> {
-    pub fn new(args: &'a GenerateArgs, generation_config: Option<&'a GenerationConfig>) -> Self {
+    /// The call, with transformers' resolution of it.
+    pub(crate) fn new(args: &'a GenerateArgs, generation_config: Option<&'a GenerationConfig>) -> Self {
         Call {
             args,
             generation_config,
@@ -176,17 +183,21 @@ pub type Reference = Result<(HfSampling, HfOutcome), SamplingError>;
 
 /// One step as a column sees it when it explains itself.
 pub struct StepView<'a> {
-    pub input: &'a Inspection,
-    pub effective: &'a EffectiveParams,
-    pub hf: &'a Reference,
+    /// The step: its logits, the call and the context.
+    pub(crate) input: &'a Inspection,
+    /// What transformers runs the call with.
+    pub(crate) effective: &'a EffectiveParams,
+    /// transformers' outcome here, or its refusal of the call.
+    pub(crate) hf: &'a Reference,
     /// This column's distribution here, or what its library raises.
-    pub distribution: &'a Result<Distribution, SamplingError>,
+    pub(crate) distribution: &'a Result<Distribution, SamplingError>,
     /// This column against hf (none for hf itself, or when either side has no distribution).
-    pub compare: Option<&'a Comparison>,
+    pub(crate) compare: Option<&'a Comparison>,
 }
 
 impl StepView<'_> {
-    pub fn hf_distribution(&self) -> Option<&Distribution> {
+    /// transformers' distribution here, unless it refuses the call.
+    pub(crate) fn hf_distribution(&self) -> Option<&Distribution> {
         self.hf.as_ref().ok().map(|(_, o)| &o.distribution)
     }
 }

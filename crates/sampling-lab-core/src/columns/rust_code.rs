@@ -19,26 +19,98 @@ impl std::fmt::Display for CandlePort {
     }
 }
 
+const USE: &str = "use candle_transformers::generation::{LogitsProcessor, Sampling};\n";
+
 /// The program for `port`, ready to paste around a model's forward pass.
 pub fn port_program(port: &CandlePort) -> String {
-    let mut code = String::from("use candle_transformers::generation::{LogitsProcessor, Sampling};\n\n");
-    code += &format!(
-        "// Once, before generating.\nlet mut processor = LogitsProcessor::from_sampling(seed, {});\n\n",
+    let mut code = format!("{USE}\n");
+    code += &set_up_lines(port);
+    code += "\n";
+    code += &step_lines(port);
+    code += &helpers(port);
+    code
+}
+
+/// The same code as a whole program (the crate's `examples/corrected_port.rs` for `call`): it
+/// reads one step's logits from a 1-D f32 `.npy` and prints the token drawn for each seed from 0
+/// to N−1, one per line, so that its draws can be held to the column's.
+pub fn example_program(port: &CandlePort, call: &str) -> String {
+    let indent = |lines: String| -> String {
+        lines
+            .lines()
+            .map(|l| {
+                if l.is_empty() {
+                    "\n".to_string()
+                } else {
+                    format!("        {l}\n")
+                }
+            })
+            .collect()
+    };
+    format!(
+        "//! Written by `sampling_lab_core::columns::rust_code::example_program`: the corrected candle port\n\
+         //! of transformers'\n\
+         //! `{call}`,\n\
+         //! exactly the code the page offers to copy (a test keeps the two the same), as a program. It\n\
+         //! reads one step's logits (a 1-D f32 `.npy`) and prints the token drawn for each seed from 0\n\
+         //! to N−1, one per line.\n\
+         //!\n\
+         //! `cargo run -p sampling-lab-core --example corrected_port -- LOGITS.npy [N]`\n\n\
+         // The helpers below are pasted whole; a call uses only some of them.\n\
+         #![allow(dead_code)]\n\n\
+         {USE}\n\
+         // As the page shows it, line for line: rustfmt leaves it alone.\n\
+         #[rustfmt::skip]\n\
+         fn main() -> candle_core::Result<()> {{\n\
+         \x20   let mut args = std::env::args().skip(1);\n\
+         \x20   let path = args.next().expect(\"usage: corrected_port LOGITS.npy [N]\");\n\
+         \x20   let draws: u64 = args.next().map_or(10, |n| n.parse().expect(\"N is a number of draws\"));\n\
+         \x20   let logits = candle_core::Tensor::read_npy(path)?;\n\
+         {}\
+         \x20   for seed in 0..draws {{\n\
+         {}\n\
+         {}\
+         \x20       println!(\"{{next_token}}\");\n\
+         \x20   }}\n\
+         \x20   Ok(())\n\
+         }}\n{}",
+        if port.penalty.is_some() || port.ban_ngrams.is_some() {
+            "    let tokens: Vec<u32> = Vec::new(); // every id so far: none before the first token\n"
+        } else {
+            ""
+        },
+        indent(set_up_lines(port)).trim_end_matches('\n'),
+        indent(step_lines(port)),
+        helpers(port),
+    )
+}
+
+fn set_up_lines(port: &CandlePort) -> String {
+    format!(
+        "// Once, before generating.\nlet mut processor = LogitsProcessor::from_sampling(seed, {});\n",
         sampling_text(&port.sampling)
+    )
+}
+
+fn step_lines(port: &CandlePort) -> String {
+    let mut code = String::from(
+        "// Each step: `logits` holds the last position's logits (a 1-D f32 Tensor), `tokens` every id so far.\n",
     );
-    code += "// Each step: `logits` holds the last position's logits (a 1-D f32 Tensor), `tokens` every id so far.\n";
     code += &penalty_lines(port);
     if let Some(n) = port.ban_ngrams {
         code += &format!(
             "let mut scores = logits.to_vec1::<f32>()?;\nban_ngrams(&mut scores, &tokens, {n});\nlet logits = candle_core::Tensor::new(scores, logits.device())?;\n"
         );
     }
-    code += &draw_lines(&port.steps);
-    if !port.steps.is_empty() || port.ban_ngrams.is_some() {
-        code += "\n";
-        code += &helpers_source();
+    code + &draw_lines(&port.steps)
+}
+
+/// The helpers the closure calls, as the page offers them (none for a plain `sample()`).
+fn helpers(port: &CandlePort) -> String {
+    if port.steps.is_empty() && port.ban_ngrams.is_none() {
+        return String::new();
     }
-    code
+    format!("\n{}", helpers_source())
 }
 
 fn penalty_lines(port: &CandlePort) -> String {
@@ -76,6 +148,33 @@ fn rust_f32(x: f32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::GenerateArgs;
+
+    /// The example the crate ships is the code the page offers for transformers' reference call,
+    /// as a program; `SAMPLING_LAB_BLESS=1 cargo test -p sampling-lab-core` writes it anew after a
+    /// change to the code it is made of.
+    #[test]
+    fn the_shipped_example_is_the_code_the_page_offers_for_the_reference_call() {
+        let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#)
+            .unwrap();
+        let port = CandlePort::corrected(&args, None).unwrap();
+        let expected = example_program(&port, "generate(do_sample=True, temperature=0.7, top_k=40, top_p=0.9)");
+        // Every line the page offers is in the program, in the same order.
+        let mut rest = expected.as_str();
+        for line in port_program(&port).lines().map(str::trim).filter(|l| !l.is_empty()) {
+            let at = rest.find(line).unwrap_or_else(|| panic!("the program lacks `{line}`"));
+            rest = &rest[at + line.len()..];
+        }
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/corrected_port.rs");
+        if std::env::var_os("SAMPLING_LAB_BLESS").is_some() {
+            std::fs::write(path, &expected).unwrap();
+        }
+        let shipped = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            shipped == expected,
+            "{path} is not the code the page offers: run the tests with SAMPLING_LAB_BLESS=1"
+        );
+    }
     use candle_transformers::generation::Sampling;
 
     #[test]

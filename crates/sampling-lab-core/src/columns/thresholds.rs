@@ -7,24 +7,33 @@ use super::REGISTRY;
 use crate::arguments::pyvalue::PyValue;
 use serde::Serialize;
 
+/// What a system does at a temperature: where "temperature zero" begins is where this changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Behaviour {
+    /// Greedy decoding: one token, whatever the seed.
     Argmax,
+    /// A seeded draw at that temperature, even where it leaves one token drawable (the detail
+    /// says so).
     Sample,
+    /// The call is refused, or the sampler returns an error.
     Error,
 }
 
 /// What one system does with the temperature.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Threshold {
+    /// The system and the call it is asked with, as the table's first column reads.
     pub system: &'static str,
+    /// What it does at this temperature.
     pub behaviour: Behaviour,
+    /// Why, or what exactly, for readers (the rule that decides, the error it raises).
     pub detail: String,
 }
 
 impl Threshold {
-    pub fn new(system: &'static str, behaviour: Behaviour, detail: String) -> Self {
+    /// One row of the table.
+    pub(crate) fn new(system: &'static str, behaviour: Behaviour, detail: String) -> Self {
         Threshold {
             system,
             behaviour,

@@ -20,7 +20,7 @@
 
 use super::causes::{count, departs, ordinal, Cause, Rule};
 use super::thresholds::{Behaviour, Threshold};
-use super::{Engine, ExactSampler, Column, ColumnName, StepView, TokenSampler};
+use super::{Column, ColumnName, Engine, ExactSampler, StepView, TokenSampler};
 use crate::arguments::params::{Field, GenerateArgs, GenerationConfig};
 use crate::arguments::pyvalue::{float_repr, PyValue};
 use crate::distribution::Distribution;
@@ -28,14 +28,16 @@ use crate::truncation::ban_ngrams;
 use crate::SamplingError;
 use serde_json::{json, Map, Value};
 
+/// transformers.js' column.
 pub const NAME: ColumnName = ColumnName::new("transformers_js");
 
-pub const REFUSED: Rule = Rule::new("transformers_js_refused", NAME);
-pub const ACCEPTS: Rule = Rule::new("transformers_js_accepts", NAME);
-pub const TOP_P_IGNORED: Rule = Rule::new("transformers_js_top_p_ignored", NAME);
-pub const EXACTLY_K: Rule = Rule::new("transformers_js_exactly_k", NAME);
-pub const ARITHMETIC: Rule = Rule::new("transformers_js_arithmetic", NAME);
+const REFUSED: Rule = Rule::new("transformers_js_refused", NAME);
+const ACCEPTS: Rule = Rule::new("transformers_js_accepts", NAME);
+const TOP_P_IGNORED: Rule = Rule::new("transformers_js_top_p_ignored", NAME);
+const EXACTLY_K: Rule = Rule::new("transformers_js_exactly_k", NAME);
+const ARITHMETIC: Rule = Rule::new("transformers_js_arithmetic", NAME);
 
+/// transformers.js' registry entry.
 pub static COLUMN: Column = Column {
     name: NAME,
     label: "transformers.js 4.3.2",
@@ -60,12 +62,15 @@ pub const VERSION: &str = "4.3.2";
 /// transformers.js' sampler set up for one call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TransformersJs {
+    /// Whether `MultinomialSampler` draws; off, `GreedySampler` takes the first maximum.
     pub do_sample: bool,
     /// The temperature warper's divisor, when it runs.
     pub temperature: Option<f64>,
     /// Tokens `MultinomialSampler` keeps; `None` keeps the whole vocabulary.
     pub top_k: Option<usize>,
+    /// The repetition penalty, when it is not 1; applied in JavaScript's f64 arithmetic.
     pub repetition_penalty: Option<f64>,
+    /// The n of the n-gram ban, when it runs.
     pub no_repeat_ngram_size: Option<usize>,
     /// `temperature: 0` turned `do_sample` off (a warning, where transformers raises).
     pub switched_to_greedy: bool,
@@ -74,6 +79,8 @@ pub struct TransformersJs {
 }
 
 impl TransformersJs {
+    /// The sampler `generate()` sets up for the call (the model's `generation_config.json`
+    /// included, `null`s copied), or the error a fractional `top_k` or n-gram size gives.
     pub fn from_args(args: &GenerateArgs, config: Option<&GenerationConfig>) -> Result<Self, SamplingError> {
         let value = |field: Field| {
             args.get(field)
@@ -107,7 +114,8 @@ impl TransformersJs {
         })
     }
 
-    pub fn describe(&self) -> String {
+    /// The processors and the sampler, in one line: the report entry's `sampling`.
+    fn describe(&self) -> String {
         let mut steps = Vec::new();
         if let Some(r) = self.repetition_penalty {
             steps.push(format!("RepetitionPenaltyLogitsProcessor({})", float_repr(r)));

@@ -14,8 +14,11 @@ use crate::SamplingError;
 /// One column at one step: the engine as the call set it up, what it samples from, and how
 /// that stands to hf.
 pub struct Computed {
+    /// Which column.
     pub name: ColumnName,
+    /// Its engine, kept for what the step does not settle: its report entry, code and draws.
     pub engine: Box<dyn Engine>,
+    /// What one draw comes from here, or what the library raises.
     pub distribution: Result<Distribution, SamplingError>,
     /// Against hf; `None` for hf itself, or when either side has no distribution.
     pub compare: Option<Comparison>,
@@ -35,7 +38,9 @@ pub struct Computed {
 /// # Ok::<(), sampling_lab_core::SamplingError>(())
 /// ```
 pub struct Analysis {
+    /// The step analysed.
     pub input: Inspection,
+    /// What transformers runs the call with, and where each value came from.
     pub effective: EffectiveParams,
     /// transformers' pipeline and its outcome: the reference.
     pub hf: Reference,
@@ -43,10 +48,13 @@ pub struct Analysis {
     pub computed: Vec<Computed>,
     /// Why each column differs from transformers here, in plain words.
     pub causes: Vec<Cause>,
+    /// What each system does with the call's temperature: where its "temperature zero" begins.
     pub greedy_thresholds: Vec<Threshold>,
 }
 
 impl Analysis {
+    /// Sets every registered column up for the call and computes it on the step, once: the
+    /// report and Monte Carlo runs are made from the result.
     pub fn run(input: &Inspection) -> Self {
         let call = Call::new(&input.args, input.generation_config.as_ref());
         let hf: Reference = HfSampling::from_params(&call.effective).map(|hf| {
@@ -98,6 +106,7 @@ impl Analysis {
         analysis
     }
 
+    /// transformers' distribution, unless it refuses the call.
     pub fn hf_distribution(&self) -> Option<&Distribution> {
         self.hf.as_ref().ok().map(|(_, o)| &o.distribution)
     }

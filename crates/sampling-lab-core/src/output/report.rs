@@ -18,20 +18,26 @@ use serde_json::{Map, Value};
 pub struct Entry {
     /// The set-up in one line (a candle `Sampling`, transformers' processors, …).
     pub sampling: String,
+    /// How many tokens a draw can land on (0 when the library refuses the call).
     pub kept: usize,
     /// `[token, probability]`, most probable first.
     pub support: Vec<(u32, f64)>,
     /// Entropy in nats.
     pub entropy: Option<f64>,
+    /// What the library raises for the call, word for word, when it refuses it.
     pub error: Option<String>,
+    /// What a reader should know about the set-up (arguments dropped, values clamped, …).
     pub notes: Vec<String>,
     /// The column's own fields ([`crate::Engine::details`]).
     #[serde(flatten)]
     pub details: Map<String, Value>,
 }
 
+/// transformers' reading of the call: the values it runs with, where each came from, and which
+/// of them a port that copies the arguments would miss.
 #[derive(Clone, Debug, Serialize)]
 pub struct EffectiveReport {
+    /// Every field's value, by its Python name.
     pub values: Map<String, Value>,
     /// `passed`, `generation_config` or `default` per field.
     pub sources: Map<String, Value>,
@@ -47,9 +53,14 @@ pub struct EffectiveReport {
 /// "causes", "greedy_thresholds", "code"}`, columns in the registry's order.
 #[derive(Clone, Debug)]
 pub struct Report {
+    /// The vocabulary's size.
     pub vocab: usize,
+    /// Every field's value as transformers runs it (the same as `effective.values`), under the
+    /// key transformers' fixtures record it.
     pub effective_params: Map<String, Value>,
+    /// transformers' reading of the call.
     pub effective: EffectiveReport,
+    /// Each column's entry, in the registry's order ([`Report::entry`] finds one).
     pub entries: Vec<(ColumnName, Entry)>,
     /// Every column but hf against hf.
     pub compare: Vec<(ColumnName, Option<Comparison>)>,
@@ -109,6 +120,21 @@ impl Serialize for Report {
 }
 
 impl Analysis {
+    /// The report of the step: what `sampling-lab inspect` prints and the page shows, as JSON
+    /// through serde.
+    ///
+    /// ```
+    /// use sampling_lab_core::{columns, Analysis, GenerateArgs, Inspection};
+    ///
+    /// // Sampling at temperature 0: transformers raises, candle's copied flags go greedy.
+    /// let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "temperature": 0.0}"#)?;
+    /// let report = Analysis::run(&Inspection::new(vec![2.0, 1.0, 0.5], args, None, vec![])?).report();
+    /// let hf_error = report.entry(columns::hf::NAME).error.as_deref().unwrap_or_default();
+    /// assert!(hf_error.starts_with("`temperature` (=0.0) has to be a strictly positive float"));
+    /// assert_eq!(report.entry(columns::literal::NAME).sampling, "Sampling::ArgMax");
+    /// assert_eq!(serde_json::to_value(&report)?["literal"]["kept"], 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn report(&self) -> Report {
         let entries = self
             .computed

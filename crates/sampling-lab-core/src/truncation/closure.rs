@@ -61,7 +61,9 @@ pub fn helpers_source() -> String {
         include_str!("ngram.rs"),
     ];
     let regions: Vec<&str> = files.iter().filter_map(|file| copied_region(file)).collect();
-    regions.join("\n")
+    // Inside this crate the shared helpers are `pub(crate)` for the rules' files; pasted into a
+    // program they are its own.
+    regions.join("\n").replace("pub(crate) fn ", "fn ")
 }
 
 /// The text between a file's `copy:begin` and `copy:end` lines.

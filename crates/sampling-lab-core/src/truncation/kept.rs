@@ -7,7 +7,9 @@ pub const NEAR_THRESHOLD: f64 = 1e-5;
 
 /// What a rule keeps (`true` for tokens that stay), and the decisions it took within float noise.
 pub struct Kept {
+    /// One entry per token: whether it stays.
     pub mask: Vec<bool>,
+    /// The decisions torch may take otherwise, in words (the hf column's ambiguities).
     pub notes: Vec<String>,
 }
 

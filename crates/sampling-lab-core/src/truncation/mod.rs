@@ -5,8 +5,8 @@
 //! the corrected port calls in candle's `sample_f` closure on f32 probabilities — the very source
 //! the page offers to paste ([`closure::helpers_source`]).
 //!
-//! Adding a rule: a file like `top_p.rs`, one line in [`warpers!`] (in `_get_logits_processor`'s
-//! order), and its argument in [`Field`](crate::Field) if it is a new one.
+//! Adding a rule: a file like `top_p.rs`, one line in the `warpers!` list below (in
+//! `_get_logits_processor`'s order), and its argument in [`Field`] if it is a new one.
 
 pub mod closure;
 pub mod kept;
@@ -61,6 +61,18 @@ macro_rules! warpers {
             /// The warper `field = value` adds under `do_sample`, with the condition
             /// `_get_logits_processor` puts on it (`None`: no warper, also for every field that
             /// is not a truncation) and the `ValueError` its constructor raises, word for word.
+            ///
+            /// ```
+            /// use sampling_lab_core::truncation::Warper;
+            /// use sampling_lab_core::{Field, PyValue, SamplingError};
+            ///
+            /// assert_eq!(Warper::from_argument(Field::TopK, PyValue::Int(40)), Ok(Some(Warper::TopK(40))));
+            /// assert_eq!(Warper::from_argument(Field::TopK, PyValue::Int(0)), Ok(None)); // 0: no top-k
+            /// assert_eq!(
+            ///     Warper::from_argument(Field::TopK, PyValue::Int(-1)),
+            ///     Err(SamplingError::Refused("`top_k` has to be a strictly positive integer, but is -1".into()))
+            /// );
+            /// ```
             pub fn from_argument(field: Field, value: PyValue) -> Result<Option<Warper>, SamplingError> {
                 $(if field == $module::FIELD {
                     return Ok($module::from_argument(value)?.map(Warper::$variant));
@@ -102,11 +114,18 @@ macro_rules! warpers {
 }
 
 warpers! {
+    /// `TopKLogitsWarper(top_k)`: keeps every token at least as probable as the k-th.
     TopK(usize) = top_k,
+    /// `TopPLogitsWarper(top_p)`: keeps tokens while the mass ranked above them is below p.
     TopP(f64) = top_p,
+    /// `MinPLogitsWarper(min_p)`: drops tokens below `min_p` times the top probability.
     MinP(f64) = min_p,
+    /// `TypicalLogitsWarper(typical_p)`: keeps the most typical tokens until their mass reaches
+    /// `typical_p`.
     Typical(f64) = typical,
+    /// `EpsilonLogitsWarper(epsilon_cutoff)`: drops tokens below ε, never the top one.
     Epsilon(f64) = epsilon,
+    /// `EtaLogitsWarper(eta_cutoff)`: drops tokens below `min(η, √η·e^(−H))`, never the top one.
     Eta(f64) = eta,
 }
 

@@ -1,6 +1,9 @@
 //! Why the literal port departs from transformers at a step, most fundamental first.
 
-use super::{LiteralPort, DROPPED, GENERATION_CONFIG, IMPLICIT_TOP_K, PENALTY_WINDOW, REFUSED, TIES, TOP_P_NOT_RENORMALISED, TOP_P_SKIPPED};
+use super::{
+    LiteralPort, DROPPED, GENERATION_CONFIG, IMPLICIT_TOP_K, PENALTY_WINDOW, REFUSED, TIES, TOP_P_NOT_RENORMALISED,
+    TOP_P_SKIPPED,
+};
 use crate::arguments::params::{Field, Source};
 use crate::columns::candle_port::{sampling_text, PenaltyWindow, REPEAT_LAST_N};
 use crate::columns::causes::{count, departs, ordinal, source_name, Cause};
@@ -133,4 +136,3 @@ fn kept(dist: &Result<Distribution, SamplingError>) -> String {
     dist.as_ref()
         .map_or_else(|_| "no tokens".into(), |d| count(d.kept(), "token"))
 }
-

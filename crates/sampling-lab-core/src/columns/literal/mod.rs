@@ -18,17 +18,19 @@ use crate::distribution::Distribution;
 use crate::SamplingError;
 use candle_transformers::generation::Sampling;
 
+/// The literal port's column.
 pub const NAME: ColumnName = ColumnName::new("literal");
 
-pub const IMPLICIT_TOP_K: Rule = Rule::new("implicit_top_k", NAME);
-pub const GENERATION_CONFIG: Rule = Rule::new("generation_config", NAME);
-pub const TIES: Rule = Rule::new("ties", NAME);
-pub const DROPPED: Rule = Rule::new("dropped", NAME);
-pub const PENALTY_WINDOW: Rule = Rule::new("penalty_window", NAME);
-pub const REFUSED: Rule = Rule::new("refused", NAME);
-pub const TOP_P_SKIPPED: Rule = Rule::new("top_p_skipped", NAME);
-pub const TOP_P_NOT_RENORMALISED: Rule = Rule::new("top_p_not_renormalised", NAME);
+const IMPLICIT_TOP_K: Rule = Rule::new("implicit_top_k", NAME);
+const GENERATION_CONFIG: Rule = Rule::new("generation_config", NAME);
+const TIES: Rule = Rule::new("ties", NAME);
+const DROPPED: Rule = Rule::new("dropped", NAME);
+const PENALTY_WINDOW: Rule = Rule::new("penalty_window", NAME);
+const REFUSED: Rule = Rule::new("refused", NAME);
+const TOP_P_SKIPPED: Rule = Rule::new("top_p_skipped", NAME);
+const TOP_P_NOT_RENORMALISED: Rule = Rule::new("top_p_not_renormalised", NAME);
 
+/// The literal port's registry entry.
 pub static COLUMN: Column = Column {
     name: NAME,
     label: "literal candle port",
@@ -51,16 +53,34 @@ pub static COLUMN: Column = Column {
     ],
 };
 
-
 /// The literal port and what it silently leaves out.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LiteralPort {
+    /// The candle set-up the copied flags make, drawn by a real `LogitsProcessor`.
     pub port: CandlePort,
     /// Arguments with no candle counterpart, as `name=value`.
     pub dropped: Vec<String>,
 }
 
 impl LiteralPort {
+    /// The port of the call's arguments as passed: what a candle program that copies the flags
+    /// runs, even for a call transformers refuses.
+    ///
+    /// ```
+    /// use sampling_lab_core::{GenerateArgs, LiteralPort};
+    ///
+    /// let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#)?;
+    /// let literal = LiteralPort::from_args(&args);
+    /// assert_eq!(literal.port.to_string(), "Sampling::TopKThenTopP { k: 40, p: 0.9, temperature: 0.7 }");
+    ///
+    /// // transformers raises a ValueError for temperature 0 when sampling; candle silently goes greedy,
+    /// // and has no min_p to copy.
+    /// let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "temperature": 0.0, "min_p": 0.1}"#)?;
+    /// let literal = LiteralPort::from_args(&args);
+    /// assert_eq!(literal.port.to_string(), "Sampling::ArgMax");
+    /// assert_eq!(literal.dropped, ["min_p=0.1"]);
+    /// # Ok::<(), sampling_lab_core::SamplingError>(())
+    /// ```
     pub fn from_args(args: &GenerateArgs) -> Self {
         // A literal port writes nothing for a None: it is read as "not passed".
         let passed = |field: Field| args.get(field).filter(|v| !v.is_none());
@@ -269,4 +289,3 @@ mod tests {
         assert!(rules_for(spread(100), r#"{"do_sample": true, "temperature": 0.7, "top_k": 40}"#).is_empty());
     }
 }
-

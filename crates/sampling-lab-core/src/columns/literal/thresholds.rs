@@ -1,10 +1,10 @@
 //! candle's two ways to set a temperature, each called for real: the literal port's rows of the
 //! "temperature zero" table.
 
+use crate::arguments::pyvalue::PyValue;
 use crate::columns::candle_port::CandlePort;
 use crate::columns::causes::count;
 use crate::columns::thresholds::{Behaviour, Threshold};
-use crate::arguments::pyvalue::PyValue;
 use crate::SamplingError;
 use candle_core::{Device, Tensor};
 use candle_transformers::generation::{LogitsProcessor, Sampling};
@@ -57,4 +57,3 @@ fn candle_all(t: f64, logits: &[f32]) -> Threshold {
     };
     Threshold::new(system, Behaviour::Sample, detail)
 }
-

@@ -1,6 +1,9 @@
 //! Why llama.cpp's chain departs from transformers at a step, in plain words.
 
-use super::{short, LlamaCpp, ACCEPTS, ARITHMETIC, DEFAULTS, EXACTLY_K, IGNORED, NO_DO_SAMPLE, ORDER, PENALTY_WINDOW, REPEAT_LAST_N};
+use super::{
+    short, LlamaCpp, ACCEPTS, ARITHMETIC, DEFAULTS, EXACTLY_K, IGNORED, NO_DO_SAMPLE, ORDER, PENALTY_WINDOW,
+    REPEAT_LAST_N,
+};
 use crate::columns::causes::{count, departs, ordinal, Cause};
 use crate::columns::StepView;
 use crate::distribution::{ties_at_k, Distribution};
@@ -95,4 +98,3 @@ pub(super) fn causes(chain: &LlamaCpp, step: &StepView) -> Vec<Cause> {
     }
     out
 }
-

@@ -81,7 +81,6 @@ impl Candidates {
         self.data.truncate(k);
     }
 
-
     /// The notes of the finished chain: those its samplers took, and whether equal logits that
     /// libc++'s `std::sort` ordered are among the tokens a draw can land on.
     pub(super) fn finished_notes(&self) -> Vec<String> {
@@ -368,4 +367,3 @@ mod tests {
         assert_eq!(ours, expected[..200]);
     }
 }
-

@@ -35,23 +35,27 @@ mod sort;
 
 pub use chain::Candidates;
 use chain::Prepared;
-pub use request::{Carried, Clamped};
 use request::{number, request_code, short};
+pub use request::{Carried, Clamped};
 
+/// llama.cpp's column.
 pub const NAME: ColumnName = ColumnName::new("llama_cpp");
 
 /// The libllama build wllama 3.13.0 bundles (`Wllama.getLibllamaVersion()`).
 pub const VERSION: &str = "b12211-7d7f028";
 
-pub const ACCEPTS: Rule = Rule::new("llama_cpp_accepts", NAME);
-pub const DEFAULTS: Rule = Rule::new("llama_cpp_defaults", NAME);
-pub const NO_DO_SAMPLE: Rule = Rule::new("llama_cpp_no_do_sample", NAME);
+const ACCEPTS: Rule = Rule::new("llama_cpp_accepts", NAME);
+const DEFAULTS: Rule = Rule::new("llama_cpp_defaults", NAME);
+const NO_DO_SAMPLE: Rule = Rule::new("llama_cpp_no_do_sample", NAME);
+/// llama.cpp truncates at temperature 1 and divides by the temperature only afterwards, where
+/// transformers divides first: why a hot call keeps fewer tokens under llama.cpp.
 pub const ORDER: Rule = Rule::new("llama_cpp_order", NAME);
-pub const EXACTLY_K: Rule = Rule::new("llama_cpp_exactly_k", NAME);
-pub const PENALTY_WINDOW: Rule = Rule::new("llama_cpp_penalty_window", NAME);
-pub const IGNORED: Rule = Rule::new("llama_cpp_ignored", NAME);
-pub const ARITHMETIC: Rule = Rule::new("llama_cpp_arithmetic", NAME);
+const EXACTLY_K: Rule = Rule::new("llama_cpp_exactly_k", NAME);
+const PENALTY_WINDOW: Rule = Rule::new("llama_cpp_penalty_window", NAME);
+const IGNORED: Rule = Rule::new("llama_cpp_ignored", NAME);
+const ARITHMETIC: Rule = Rule::new("llama_cpp_arithmetic", NAME);
 
+/// llama.cpp's registry entry.
 pub static COLUMN: Column = Column {
     name: NAME,
     label: "llama.cpp (wllama 3.13)",
@@ -80,6 +84,7 @@ pub const REPEAT_LAST_N: usize = 64;
 /// llama.cpp's sampling parameters for one request, after its schema's clamps.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LlamaCpp {
+    /// Applied after the truncations; ≤ 0: the first maximum only (llama.cpp's greedy decoding).
     pub temperature: f32,
     /// ≤ 0: off.
     pub top_k: i32,
@@ -95,6 +100,7 @@ pub struct LlamaCpp {
     pub carried: Vec<Carried>,
     /// Arguments with no llama.cpp counterpart, and `generation_config.json` values it never reads.
     pub ignored: Vec<String>,
+    /// Values the schema clamped into range, where transformers may raise.
     pub clamped: Vec<Clamped>,
     /// The request's keys as a port sends them.
     pub request: Map<String, Value>,
@@ -127,11 +133,13 @@ impl LlamaCpp {
         chain
     }
 
-    pub fn is_greedy(&self) -> bool {
+    /// Whether the chain ends on the first maximum instead of a draw.
+    fn is_greedy(&self) -> bool {
         self.temperature <= 0.0
     }
 
-    pub fn describe(&self) -> String {
+    /// The chain in one line: the report entry's `sampling`.
+    fn describe(&self) -> String {
         let steps: Vec<String> = self
             .chain()
             .into_iter()
@@ -392,4 +400,3 @@ mod tests {
         assert!(!penalised(&context), "token 7 is 65 tokens back");
     }
 }
-

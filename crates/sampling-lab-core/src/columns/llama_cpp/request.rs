@@ -16,7 +16,6 @@ const DEFAULT_TEMPERATURE: f32 = 0.8;
 const DEFAULT_TOP_K: i32 = 40;
 const DEFAULT_TOP_P: f32 = 0.95;
 const DEFAULT_MIN_P: f32 = 0.05;
-/// The penalty's window (`repeat_last_n`), prompt tokens included.
 /// A request's argument as llama.cpp reads it, and where it came from.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Carried {
@@ -31,7 +30,9 @@ pub struct Carried {
 /// A value llama.cpp clamped instead of refusing.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Clamped {
+    /// The argument as the call wrote it, `name=value`.
     pub argument: String,
+    /// The key and value llama.cpp runs with instead (marked when that is the off value).
     pub became: String,
     /// transformers' `ValueError` for the same value, if it raises one.
     pub transformers: Option<String>,
@@ -147,16 +148,7 @@ impl Request {
     /// A numeric parameter: passed (clamped to `[low, high]` as the schema does), passed as
     /// None (`off`, which a port means by None), or not passed (llama.cpp's `default`).
     #[allow(clippy::too_many_arguments)] // one parameter's whole description, read in one place
-    fn number(
-        &mut self,
-        field: Field,
-        call: &Call,
-        key: &str,
-        default: f32,
-        off: f32,
-        low: f32,
-        high: f32,
-    ) -> f32 {
+    fn number(&mut self, field: Field, call: &Call, key: &str, default: f32, off: f32, low: f32, high: f32) -> f32 {
         let Some(value) = call.args.get(field) else {
             // A default that is the off value changes nothing worth listing.
             if default != off {
@@ -285,4 +277,3 @@ pub(super) fn request_code(chain: &LlamaCpp) -> String {
     }
     code
 }
-

@@ -18,13 +18,17 @@ pub const DELTA: f64 = 1e-9;
 /// Part `index` of `of` equal shares of a run's blocks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Part {
-    pub index: usize,
-    pub of: usize,
+    /// Which share, from 0; below `of` ([`Part::new`] checks).
+    pub(crate) index: usize,
+    /// How many shares the run is split into.
+    pub(crate) of: usize,
 }
 
 impl Part {
-    pub const WHOLE: Part = Part { index: 0, of: 1 };
+    /// The whole run, in one part.
+    pub(crate) const WHOLE: Part = Part { index: 0, of: 1 };
 
+    /// Part `index` of `of`, refused when there is no such part.
     pub fn new(index: usize, of: usize) -> Result<Part, SamplingError> {
         if index < of {
             Ok(Part { index, of })
@@ -44,10 +48,13 @@ impl Part {
 /// What N draws of one port gave.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Draws {
+    /// How many draws were counted.
     pub draws: usize,
+    /// The run's seed.
     pub seed: u64,
     /// `(token, count)`, most drawn first (ties by id).
     pub frequencies: Vec<(u32, u64)>,
+    /// How many different tokens were drawn.
     pub distinct: usize,
     /// Share of draws on tokens transformers never draws.
     pub outside_hf: f64,
@@ -57,6 +64,8 @@ pub struct Draws {
     pub bound: f64,
     /// Draws outside the exact support.
     pub outside_exact: u64,
+    /// Whether the draws pass the check: none outside the exact support, and `tv_to_exact`
+    /// within `bound`.
     pub consistent: bool,
 }
 
@@ -93,14 +102,18 @@ impl ColumnDraws {
         Ok(chunk)
     }
 
-    pub fn done(&self) -> usize {
+    /// Draws made so far.
+    pub(crate) fn done(&self) -> usize {
         self.next - self.range.start
     }
 
-    pub fn target(&self) -> usize {
+    /// Draws this part makes in all.
+    pub(crate) fn target(&self) -> usize {
         self.range.len()
     }
 
+    /// How many draws landed on each token, by id: what [`summarize`] checks, and what another
+    /// thread's part of the run [`ColumnDraws::absorb`]s.
     pub fn counts(&self) -> &[u64] {
         &self.counts
     }

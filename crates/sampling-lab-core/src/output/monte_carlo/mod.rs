@@ -1,7 +1,7 @@
 //! Seeded draws of every column Monte Carlo draws, each with its library's own generator (candle's
 //! `LogitsProcessor` for the candle ports, llama.cpp's `std::mt19937`), counted in seeded blocks
 //! that any number of threads can share out, and checked against the exact distribution
-//! ([`draws`]).
+//! ([`summarize`]).
 
 mod draws;
 
@@ -121,6 +121,7 @@ impl MonteCarloRun {
         Ok(())
     }
 
+    /// The result, once no more draws will be made.
     pub fn finish(self) -> MonteCarlo {
         self.snapshot()
     }
@@ -163,9 +164,14 @@ impl MonteCarloRun {
 /// be set up for this call).
 #[derive(Clone, Debug)]
 pub struct MonteCarlo {
+    /// The draws asked of each column.
     pub draws: usize,
+    /// The run's seed: the same seed gives the same draws, however the run was shared out.
     pub seed: u64,
+    /// The check's failure probability for a correct exact distribution ([`DELTA`]).
     pub delta: f64,
+    /// Each column Monte Carlo draws, in the registry's order; `None` for one that cannot be set
+    /// up for this call.
     pub columns: Vec<(ColumnName, Option<DrawsOrError>)>,
 }
 
@@ -189,11 +195,18 @@ impl Serialize for MonteCarlo {
     }
 }
 
+/// One column's Monte Carlo result: its draws and their check, or why it could not draw (in
+/// JSON, the draws' fields or `{"error": …}`).
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
 pub enum DrawsOrError {
+    /// The draws and the check of their counts.
     Draws(Draws),
-    Error { error: String },
+    /// The column could not be drawn.
+    Error {
+        /// The error its set-up or a draw returned.
+        error: String,
+    },
 }
 
 impl From<Result<Draws, SamplingError>> for DrawsOrError {
