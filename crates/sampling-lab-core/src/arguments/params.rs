@@ -199,6 +199,23 @@ impl GenerateArgs {
         self.passed.iter().copied()
     }
 
+    /// The call as Python source, its arguments in the order given:
+    /// `generate(do_sample=True, temperature=0.7, top_k=None)`.
+    ///
+    /// ```
+    /// use sampling_lab_core::GenerateArgs;
+    /// let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "temperature": 1e-5, "top_k": null}"#)?;
+    /// assert_eq!(args.python_call(), "generate(do_sample=True, temperature=1e-05, top_k=None)");
+    /// # Ok::<(), sampling_lab_core::SamplingError>(())
+    /// ```
+    pub fn python_call(&self) -> String {
+        let mut parts: Vec<String> = self.passed.iter().map(|(f, v)| format!("{}={}", f.name(), v.repr())).collect();
+        if let Some(n) = self.max_new_tokens {
+            parts.push(format!("max_new_tokens={n}"));
+        }
+        format!("generate({})", parts.join(", "))
+    }
+
     /// Passes `field = value`, replacing an earlier value: for calls built in code rather than
     /// read from JSON.
     pub fn set(&mut self, field: Field, value: PyValue) {

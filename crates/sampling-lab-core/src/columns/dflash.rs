@@ -39,6 +39,7 @@ pub static COLUMN: Column = Column {
     name: NAME,
     label: "DFlash sample()",
     short: "DFlash",
+    in_a_sentence: "DFlash's sample()",
     definition: "DFlash's sample() (z-lab/dflash, dflash/model.py @ 44947fb): the argmax below a temperature \
         of 1e-5, else softmax(logits / temperature) over the whole vocabulary; it reads nothing else.",
     code: Some("Rust"),

@@ -24,6 +24,7 @@ pub static COLUMN: Column = Column {
     name: NAME,
     label: "transformers (hf)",
     short: "hf",
+    in_a_sentence: "transformers",
     definition: "What transformers' generate() samples from: its logits processors and warpers in its \
         order, then softmax and torch.multinomial (transformers 5.23.0, checked against it by fixtures).",
     code: None,

@@ -119,6 +119,8 @@ pub struct Column {
     pub label: &'static str,
     /// The same, short, where space is tight (toggles, menus).
     pub short: &'static str,
+    /// How a sentence names it (the report's `finding`): "a literal candle port", "llama.cpp".
+    pub in_a_sentence: &'static str,
     /// Two lines for the glossary: which library, which call, which version.
     pub definition: &'static str,
     /// The language of the code a user writes for it ([`Engine::code`]), if it has any.

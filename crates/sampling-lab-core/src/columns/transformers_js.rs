@@ -42,6 +42,7 @@ pub static COLUMN: Column = Column {
     name: NAME,
     label: "transformers.js 4.3.2",
     short: "transformers.js",
+    in_a_sentence: "transformers.js",
     definition: "transformers.js 4.3.2 (@huggingface/transformers on npm), generate() in JavaScript: \
         its top-p warper is commented out, top_k keeps exactly k, temperature 0 decodes greedily.",
     code: None,

@@ -50,7 +50,7 @@ pub struct EffectiveReport {
 }
 
 /// `{"vocab", "effective_params", "effective", <each column's entry by name>, "compare",
-/// "causes", "greedy_thresholds", "code"}`, columns in the registry's order.
+/// "call", "finding", "causes", "greedy_thresholds", "code"}`, columns in the registry's order.
 #[derive(Clone, Debug)]
 pub struct Report {
     /// The vocabulary's size.
@@ -64,6 +64,10 @@ pub struct Report {
     pub entries: Vec<(ColumnName, Entry)>,
     /// Every column but hf against hf.
     pub compare: Vec<(ColumnName, Option<Comparison>)>,
+    /// The call as Python source ([`GenerateArgs::python_call`](crate::GenerateArgs::python_call)).
+    pub call: String,
+    /// The largest departure from transformers here, in one sentence ([`Analysis::finding`]).
+    pub finding: String,
     /// Why each column differs from transformers here, in plain words.
     pub causes: Vec<Cause>,
     /// What each system does with this temperature: argmax, sample or error.
@@ -112,6 +116,8 @@ impl Serialize for Report {
             map.serialize_entry(name.name(), entry)?;
         }
         map.serialize_entry("compare", &ByColumn(&self.compare))?;
+        map.serialize_entry("call", &self.call)?;
+        map.serialize_entry("finding", &self.finding)?;
         map.serialize_entry("causes", &self.causes)?;
         map.serialize_entry("greedy_thresholds", &self.greedy_thresholds)?;
         map.serialize_entry("code", &ByColumn(&self.code))?;
@@ -157,6 +163,8 @@ impl Analysis {
             effective: effective_report(self),
             entries,
             compare: others.map(|c| (c.name, c.compare.clone())).collect(),
+            call: self.input.args.python_call(),
+            finding: self.finding(),
             causes: self.causes.clone(),
             greedy_thresholds: self.greedy_thresholds.clone(),
             code: self

@@ -35,6 +35,7 @@ pub static COLUMN: Column = Column {
     name: NAME,
     label: "literal candle port",
     short: "literal",
+    in_a_sentence: "a literal candle port",
     definition: "The arguments copied one by one onto candle 0.11.1's Sampling, as candle's examples wire \
         their flags, drawn by its real LogitsProcessor: no implicit top_k, no generation_config.json.",
     code: Some("Rust"),

@@ -60,6 +60,7 @@ pub static COLUMN: Column = Column {
     name: NAME,
     label: "llama.cpp (wllama 3.13)",
     short: "llama.cpp",
+    in_a_sentence: "llama.cpp",
     definition: "llama.cpp's sampler chain as wllama 3.13.0 runs it (libllama b12211): top_k 40, top_p 0.95 and \
         min_p 0.05 unless sent, all at temperature 1, then the temperature, then a std::mt19937 draw.",
     code: Some("JavaScript"),
