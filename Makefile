@@ -9,9 +9,9 @@ MODEL ?=
 MODEL_SHA256 ?=
 
 
-.PHONY: demo test setup pkg model site serve package test-native test-wasm test-page test-transformers-js test-llama-cpp test-site test-browsers fixtures onnx bench fuzz
+.PHONY: demo test setup pkg model site serve steps package test-native test-wasm test-page test-transformers-js test-llama-cpp test-site test-browsers fixtures onnx bench fuzz
 
-demo: setup pkg model
+demo: setup pkg model steps
 	python3 scripts/serve.py --port $(PORT)
 
 test: setup model test-native test-package test-wasm test-page test-transformers-js test-llama-cpp test-site test-browsers
@@ -19,14 +19,21 @@ test: setup model test-native test-package test-wasm test-page test-transformers
 setup:
 	scripts/setup.sh
 
-# Both wasm builds: pkg/ (one thread, every browser) and pkg-threads/ (the exact model on a pool
-# of workers, where the page is cross-origin isolated).
+# The three wasm builds: pkg-core/ (the sampling core alone: the page's first download), pkg/ (the
+# model too, one thread, every browser) and pkg-threads/ (the exact model on a pool of workers,
+# where the page is cross-origin isolated).
 pkg:
+	scripts/build-wasm-core.sh
 	scripts/build-wasm.sh
 	scripts/build-wasm-threads.sh
 
 model:
 	scripts/fetch-model.sh
+
+# The shipped steps, steps/: the logits of the chats the page opens on, computed by pkg/ itself,
+# so that the first figures need only pkg-core/ (scripts/build-steps.mjs).
+steps: pkg model
+	node scripts/build-steps.mjs
 
 serve:
 	python3 scripts/serve.py --port $(PORT)
@@ -34,6 +41,7 @@ serve:
 # The page as a folder for any static host: dist/ (README, "Publish the page"). MODEL=… makes another
 # file the site's default (a Hub GGUF: Org/Repo/file.gguf or its URL), MODEL_SHA256=… its checksum.
 site: setup pkg model
+	node scripts/build-steps.mjs $(if $(MODEL),$(MODEL),)
 	MODEL="$(MODEL)" MODEL_SHA256="$(MODEL_SHA256)" node scripts/build-site.mjs
 
 test-native:
@@ -50,7 +58,7 @@ package test-package:
 test-wasm: pkg
 	$(WASM_TEST_ENV) scripts/cargo-wasm.sh test --release --locked --test core_parity --test kernels
 
-test-page: pkg model
+test-page: pkg model steps
 	# The CLI the page is compared with, from the test build (a plain `cargo build` resolves other
 	# dependency features and would rebuild the whole graph).
 	cargo test --locked --no-run
@@ -65,7 +73,7 @@ test-transformers-js:
 
 # The llama_cpp column against llama.cpp itself: the pinned @wllama/wllama (npm) and this crate's
 # wasm in one headless Chromium page, on the default GGUF.
-test-llama-cpp: pkg model
+test-llama-cpp: pkg model steps
 	npm run --silent test:llama-cpp
 
 # dist/ as static hosts serve it: plain, with its _headers, under a sub-path; the model from a
@@ -80,7 +88,7 @@ test-browsers: site
 # Speed and memory, side by side with wllama (llama.cpp's wasm) and transformers.js in the same
 # browser, at 1 and 2 threads: tables, the issue's ratios and target/bench/latest.json. Not a test:
 # figures are printed, never asserted. transformers.js needs `make onnx` first (skipped without).
-bench: setup pkg model
+bench: site
 	cargo build --release --locked --bin sampling-lab
 	node bench/bench.mjs
 

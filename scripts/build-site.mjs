@@ -4,6 +4,8 @@
 //   dist/assets/<hash>/                   every script, style, worker, the wasm and Chart.js, under
 //                                         the hash of their content: cached for good
 //   dist/exercises/                       the exercise sets (a teacher's go next to them)
+//   dist/steps/                           the shipped steps (scripts/build-steps.mjs): index.json (not
+//                                         cached) and data/, files named by their content's hash
 //   dist/models/                          the default model, when the site serves it itself
 //   dist/_headers                         the headers for Netlify and Cloudflare Pages: cross-origin
 //                                         isolation, the Content-Security-Policy, caching
@@ -32,21 +34,25 @@ function files(dir) {
   return readdirSync(dir, { recursive: true }).map(String).filter((f) => statSync(join(dir, f)).isFile());
 }
 
+/** The wasm packages: the sampling core's (the first download), the model's, and the threaded one
+ * (loaded where the host isolates the page). */
+const PACKAGES = ["pkg-core", "pkg", "pkg-threads"];
+
 /** The page's assets: www's scripts and styles (Chart.js vendored into www/vendor/ by the wasm
- * build), and both wasm packages: pkg/ and the threaded pkg-threads/ (loaded where the host
- * isolates the page). */
+ * build), and the wasm packages. */
 function assets() {
   const www = files(join(ROOT, "www")).filter((f) => !PAGES.includes(f) && !f.startsWith("exercises/"))
     .map((f) => [f, join(ROOT, "www", f)]);
-  const packages = ["pkg", "pkg-threads"].flatMap((name) => files(join(ROOT, name)).filter((f) => /\.(js|wasm)$/.test(f))
+  const packages = PACKAGES.flatMap((name) => files(join(ROOT, name)).filter((f) => /\.(js|wasm)$/.test(f))
     .map((f) => [`${name}/${f}`, join(ROOT, name, f)]));
   return [...www, ...packages].sort(([a], [b]) => a.localeCompare(b));
 }
 
 function build() {
-  for (const name of ["pkg", "pkg-threads"]) {
+  for (const name of PACKAGES) {
     if (!existsSync(join(ROOT, name, "sampling_lab_bg.wasm"))) throw new Error(`no ${name}/: run \`make pkg\` first`);
   }
+  if (!existsSync(join(ROOT, "steps/index.json"))) throw new Error("no steps/: run `node scripts/build-steps.mjs` first");
   rmSync(OUT, { recursive: true, force: true });
   const list = assets();
   const hash = createHash("sha256");
@@ -59,6 +65,7 @@ function build() {
   }
   for (const page of PAGES) writeFileSync(join(OUT, page), pageHtml(readFileSync(join(ROOT, "www", page), "utf8"), dir));
   cpSync(join(ROOT, "www/exercises"), join(OUT, "exercises"), { recursive: true });
+  cpSync(join(ROOT, "steps"), join(OUT, "steps"), { recursive: true });
   if (!/^[a-z]+:/i.test(model) && model.endsWith(".gguf") && existsSync(join(ROOT, model))) {
     mkdirSync(join(OUT, model, ".."), { recursive: true });
     copyFileSync(join(ROOT, model), join(OUT, model));
@@ -104,6 +111,10 @@ function headers(policy) {
   Cache-Control: public, max-age=86400
 /exercises/*
   Cache-Control: no-cache
+/steps/data/*
+  Cache-Control: public, max-age=31536000, immutable
+/steps/index.json
+  Cache-Control: no-cache
 /
   Cache-Control: no-cache
 /index.html
@@ -117,10 +128,12 @@ function headers(policy) {
 function sizes(version) {
   const groups = new Map();
   for (const file of files(OUT)) {
-    const group = file.startsWith(`assets/${version}/pkg/`) ? (file.endsWith(".wasm") ? "wasm" : "wasm glue (JS)")
+    const group = file.startsWith(`assets/${version}/pkg-core/`) ? (file.endsWith(".wasm") ? "the sampling core's wasm (first)" : "the core's wasm glue (JS)")
+      : file.startsWith(`assets/${version}/pkg/`) ? (file.endsWith(".wasm") ? "the model's wasm" : "the model's wasm glue (JS)")
       : file.startsWith(`assets/${version}/pkg-threads/`) ? (file.endsWith(".wasm") ? "threaded wasm (isolated hosts only)" : "threaded wasm glue (JS)")
       : file.startsWith("assets/") ? (file.includes("/vendor/") ? "vendored: Chart.js, the exercise schema" : "page scripts and styles")
-        : file.startsWith("models/") ? "default model" : file.startsWith("exercises/") ? "exercises" : "pages and _headers";
+        : file.startsWith("models/") ? "default model" : file.startsWith("exercises/") ? "exercises"
+          : file.startsWith("steps/") ? "shipped steps: logits, vocabulary, index" : "pages and _headers";
     const bytes = readFileSync(join(OUT, file));
     const sum = groups.get(group) ?? { files: 0, bytes: 0, gzip: 0 };
     sum.files += 1;

@@ -1,5 +1,5 @@
-"""Serves the page on 127.0.0.1: www/ at /, the wasm-bindgen output at /pkg/ (and the threaded
-build's at /pkg-threads/), models at /models/.
+"""Serves the page on 127.0.0.1: www/ at /, the wasm builds at /pkg-core/, /pkg/ and /pkg-threads/,
+the shipped steps at /steps/, models at /models/.
 
 Any static host works for the page; this one adds the headers a careful host would send (wasm MIME
 type, a Content-Security-Policy, cross-origin isolation for threaded wasm).
@@ -13,7 +13,7 @@ import posixpath
 import urllib.parse
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MOUNTS = {"/pkg/": "pkg", "/pkg-threads/": "pkg-threads", "/models/": "models"}
+MOUNTS = {"/pkg-core/": "pkg-core", "/pkg/": "pkg", "/pkg-threads/": "pkg-threads", "/steps/": "steps", "/models/": "models"}
 CSP = (
     "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
     "style-src 'self'; img-src 'self' data: blob:; "
@@ -30,6 +30,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         ".json": "application/json",
         ".gguf": "application/octet-stream",
         ".npy": "application/octet-stream",
+        ".f32": "application/octet-stream",
     }
 
     def translate_path(self, path):

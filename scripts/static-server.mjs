@@ -4,6 +4,7 @@
 import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize } from "node:path";
+import { gzipSync } from "node:zlib";
 
 const TYPES = {
   ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css",
@@ -17,9 +18,12 @@ export const ISOLATED = { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Or
 /**
  * Serves `mounts` ([[URL prefix, folder], …], the first match wins; a folder's index.html answers
  * for it) on 127.0.0.1 at a free port. `headers(path)` gives the extra response headers for a
- * request path; `onRequest(method, path)` hears of every request. Resolves to {server, base}.
+ * request path; `onRequest(method, path)` hears of every request. With `gzip`, responses a browser
+ * accepts gzipped are sent so (except models: quantized weights barely shrink), as static hosts
+ * do. Resolves to {server, base}.
  */
-export function serveStatic(mounts, headers = () => ({}), onRequest = () => {}) {
+export function serveStatic(mounts, headers = () => ({}), onRequest = () => {}, { gzip = false } = {}) {
+  const compressed = new Map();
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
     onRequest(req.method, path);
@@ -36,6 +40,14 @@ export function serveStatic(mounts, headers = () => ({}), onRequest = () => {}) 
       "Last-Modified": statSync(file).mtime.toUTCString(),
       ...headers(path),
     };
+    if (gzip && /\bgzip\b/.test(req.headers["accept-encoding"] ?? "") && !file.endsWith(".gguf")) {
+      const key = `${file} ${head["Last-Modified"]}`;
+      if (!compressed.has(key)) compressed.set(key, gzipSync(readFileSync(file), { level: 9 }));
+      const body = compressed.get(key);
+      res.writeHead(200, { ...head, "Content-Encoding": "gzip", "Content-Length": body.length, Vary: "Accept-Encoding" });
+      res.end(req.method === "HEAD" ? undefined : body);
+      return;
+    }
     res.writeHead(200, head);
     if (req.method === "HEAD") res.end();
     else createReadStream(file).pipe(res);
