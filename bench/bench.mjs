@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { ISOLATED, serveStatic } from "../scripts/static-server.mjs";
+import { serveSite, visit, visits } from "./first-figures.mjs";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const MODEL = "models/SmolLM2-135M-Instruct.Q4_1.gguf";
@@ -123,7 +124,7 @@ async function measure(label, threads, once) {
 }
 
 /** Every system of this run: [key, label, threads, one run]. */
-function systemsToRun(browser, base) {
+function systemsToRun(browser, base, site) {
   const inBrowser = (system) => () => browserRun(browser, base, system);
   const list = [
     ["page", "the page (its own draw workers)", undefined, () => pageRun(browser, base)],
@@ -149,6 +150,7 @@ function systemsToRun(browser, base) {
     list.push([`draws@${workers}`, "Monte Carlo, draw workers", workers, inBrowser({ kind: "draws", workers })]);
   }
   list.push(["speculative", "DFlash's loop (wasm, exact)", 1, inBrowser({ kind: "speculative" })]);
+  for (const [key, label, options] of visits()) list.push([key, label, undefined, () => visit(browser, site, options)]);
   list.push(["native", "native exact", 1, () => nativeRun("exact")]);
   list.push(["native_fast", "native fast", 1, () => nativeRun("fast")]);
   return list.filter(([key]) => !ONLY || ONLY.some((o) => key === o || key.startsWith(o)));
@@ -192,6 +194,9 @@ function targets(systems) {
   check(`draws/s: ${CORES} draw workers ÷ 1`, m(`draws@${CORES}`, "draws_per_s") / m("draws@1", "draws_per_s"), "≥", 1);
   check("first chart from a cached model, s", m("page", "cached_first_chart_s"), "≤", 1.5);
   check("first chart cold from localhost, s", m("page", "cold_first_chart_s"), "≤", 3);
+  check("first figures at 10 Mbit/s, cold, the page, s", m("first-figures/shipped/page@10mbit/cold", "first_figures_s"), "≤", 3);
+  check("first figures at 10 Mbit/s, cold, an embed, s", m("first-figures/shipped/embed@10mbit/cold", "first_figures_s"), "≤", 3);
+  check("bytes before the first figures, cold, the page, MB", m("first-figures/shipped/page@10mbit/cold", "bytes") / 1e6, "≤", 1.5);
   return lines.join("\n");
 }
 
@@ -220,22 +225,24 @@ async function serve() {
 
 async function main() {
   const { server, base } = await serve();
+  const site = await serveSite();
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: FLAGS });
   const systems = {};
   try {
-    for (const [key, label, threads, run] of systemsToRun(browser, base)) {
+    for (const [key, label, threads, run] of systemsToRun(browser, base, site.base)) {
       systems[key] = await measure(label, threads, run);
     }
   } finally {
     await browser.close();
     server.close();
+    site.server.close();
   }
   const report = {
     date: new Date().toISOString(),
     machine: `${CORES} × ${cpus()[0]?.model ?? "cpu"}`,
     prompt: QUESTION,
     runs: RUNS,
-    wasm_size: { pkg: wasmSize("pkg"), "pkg-threads": wasmSize("pkg-threads") },
+    wasm_size: { "pkg-core": wasmSize("pkg-core"), pkg: wasmSize("pkg"), "pkg-threads": wasmSize("pkg-threads") },
     systems,
   };
   mkdirSync(join(ROOT, "target/bench"), { recursive: true });
@@ -244,6 +251,8 @@ async function main() {
   console.log();
   console.log(table(systems, ["inspect_ms", "draws_per_s", "cold_first_chart_s", "cached_first_chart_s",
     "tau_greedy", "spec_over_plain_greedy", "tau_lookup", "spec_over_plain_lookup"]));
+  console.log();
+  console.log(table(systems, ["first_figures_s", "bytes", "model_requested"]));
   console.log(`\nmedian [min–max] of ${RUNS} runs on ${report.machine}; prefill: the ${systems.wasm?.prompt_tokens?.median ?? 39}-token chat, long: ~${systems.wasm?.long_prompt_tokens?.median ?? systems["wllama@1"]?.long_prompt_tokens?.median ?? 600} tokens`);
   for (const [name, size] of Object.entries(report.wasm_size)) {
     console.log(`${name}: ${(size.bytes / 1e6).toFixed(2)} MB wasm, ${(size.gzip_bytes / 1e6).toFixed(2)} MB gzipped`);

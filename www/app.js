@@ -1,6 +1,8 @@
 // The page: starts the worker that owns the wasm (and a new one when it crashes), routes its
 // replies to the part of the page each is for, and wires the controls. It computes none of the
-// semantics: every number comes from the worker's replies (protocol.js).
+// semantics: every number comes from the worker's replies (protocol.js). The first figures come
+// from the sampling core and the shipped steps; the model loads when something needs it (and,
+// on the full page, in the background once the first figures are up).
 import { Reply, Request } from "./shared/protocol.js";
 import { checkColumns, colsValue } from "./state/state.js";
 import { names, setColumns } from "./state/columns.js";
@@ -16,8 +18,8 @@ import { buildParamsForm, paramsText, showParams } from "./panels/params.js";
 import { presetButtons } from "./panels/presets.js";
 import { redraw, refresh, showDistribution } from "./panels/inspection.js";
 import { copyCode, copyLink, embedThis, restoreState, saveState } from "./state/share.js";
-import { showError } from "./panels/status.js";
-import { listenForModels, loadFailed, loadModel, showLoadProgress, showModelReady } from "./panels/model-panel.js";
+import { setStatus, showError } from "./panels/status.js";
+import { listenForModels, loadFailed, loadModel, markModelControls, runAfterModel, showLoadProgress, showModelReady, showNeedsModel } from "./panels/model-panel.js";
 import { generate, generationFailed, listenForGeneration, selectStep, showDone, showRewound, showToken, showTokenAlternatives } from "./panels/generation-panel.js";
 import { drawingDone, listenForDraws, showConverging, showDrawn, showDrawProgress } from "./panels/montecarlo.js";
 import { listenForSpeculation, showRound, showSpeculated, speculationFailed } from "./panels/speculative.js";
@@ -27,36 +29,57 @@ import { judgingFailed, listenForExercises, observeFailed, showObserved, startEx
  * columns are built from them, and links and exercise sets are checked against them. */
 const core = Promise.withResolvers();
 
+/** The shipped steps' manifest, beside the page. */
+const STEPS = new URL("steps/index.json", document.baseURI).href;
+
 function startWorker() {
-  // The pool's size travels in the worker's URL: the worker needs it before its first message.
+  // The pool's size and where the shipped steps are travel in the worker's URL: the worker needs
+  // them before its first message.
   const script = new URL("./worker/worker.js", import.meta.url);
   if (page.threads) script.searchParams.set("threads", String(page.threads));
+  script.searchParams.set("steps", STEPS);
   page.worker = new Worker(workerScript(script), { type: "module" });
   page.worker.onmessage = ({ data }) => HANDLERS[data.type]?.(data);
   page.worker.onerror = (e) => crashed(`the worker failed: ${e.message}`);
-  loadModel();
 }
 
 function crashed(message) {
   page.modelReady = false;
-  showError(`${message} — restarting the model`);
+  page.coreReady = false;
+  showError(`${message} — restarting${page.modelWanted ? " the model" : ""}`);
   page.worker.terminate();
   startWorker();
 }
 
 const HANDLERS = {
-  [Reply.started]: ({ simd, threads, rules, columns }) => {
+  [Reply.started]: ({ simd, rules, columns }) => {
+    page.coreReady = true;
     $("model-info").dataset.simd = simd ? "on" : "off";
-    $("model-info").dataset.threads = String(threads);
     // A restarted worker lists the same columns: the page keeps what it built.
     if (!names().length) showCoreColumns(columns);
     core.resolve({ rules, columns: names() });
+    if (page.modelWanted) loadModel();
+    else setStatus("no model loaded");
+    refresh();
+    // A link to a generated token needs its generation, and so the model.
+    if (page.pendingStep !== null && !page.modelWanted) showNeedsModel();
+  },
+  [Reply.shipped]: ({ vocabulary, model }) => {
+    if (!page.modelReady) page.vocabulary = vocabulary;
+    page.shippedModel = model;
+    markModelControls();
+  },
+  [Reply.needsModel]: ({ id, model }) => {
+    page.shippedModel = model ?? page.shippedModel;
+    if (requests.is(Purpose.inspect, id) || requests.is(Purpose.monteCarlo, id)) showNeedsModel();
+    drawingDone(id);
   },
   [Reply.progress]: (reply) => (reply.phase === "draws" ? showDrawProgress(reply) : showLoadProgress(reply)),
   [Reply.ready]: (reply) => {
     showModelReady(reply);
     if (page.pendingStep !== null) generate();
     else refresh();
+    runAfterModel();
   },
   [Reply.rendered]: ({ rendered }) => showChips(rendered),
   [Reply.distribution]: showDistribution,
@@ -157,6 +180,7 @@ function setUp() {
   redraw();
   showParams($("params").value);
   saveState();
+  markModelControls();
   startWorker();
 }
 

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { AxeBuilder } from "@axe-core/playwright";
-import { BASE, useBrowser, waitReady } from "./harness.js";
+import { BASE, useBrowser, waitFigures, waitReady } from "./harness.js";
 
 const browser = useBrowser();
 
@@ -31,7 +31,7 @@ for (const [name, query, colorScheme, viewport = { width: 1280, height: 800 }] o
     const context = await browser.browser.newContext({ colorScheme, viewport });
     const page = await context.newPage();
     await page.goto(BASE + query);
-    await waitReady(page).catch(() => page.getByTestId("model-status").filter({ hasText: /^ready$/ }).waitFor({ state: "attached" }));
+    await waitFigures(page);
     await page.getByTestId("kept-hf").filter({ hasText: /^\d+$/ }).waitFor({ state: "attached", timeout: 120_000 });
     assert.deepEqual(await seriousViolations(page), []);
     await context.close();

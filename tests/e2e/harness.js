@@ -55,19 +55,33 @@ export function useBrowser() {
   return state;
 }
 
-/** A fresh page with the default model loaded; `errors` collects uncaught page errors. */
-export async function openPage(state, query = "", prepare = async () => {}) {
+/** A fresh page with its first figures up and, unless `model` is false, the default model loaded
+ * (asked for where the page waits for the reader to: an embed, an exercise set, synthetic logits);
+ * `errors` collects uncaught page errors. */
+export async function openPage(state, query = "", prepare = async () => {}, { model = true } = {}) {
   const page = await state.browser.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await prepare(page);
   await page.goto(BASE + query);
-  await waitReady(page);
+  await waitFigures(page);
+  if (model) await waitReady(page);
   return { page, errors };
 }
 
+/** The first figures: the report's first sentence is on screen. */
+export async function waitFigures(page) {
+  await page.getByTestId("finding").filter({ hasText: /./ }).waitFor({ timeout: 120_000 });
+}
+
+/** The model, loaded: asked for with the page's own control where no one has asked yet. */
 export async function waitReady(page) {
-  await page.getByTestId("model-status").filter({ hasText: /^ready$/ }).waitFor({ timeout: 120_000 });
+  const status = page.getByTestId("model-status");
+  await status.filter({ hasText: /^(ready|no model loaded|loading|downloading|parsing|another page)/ }).waitFor({ timeout: 120_000 });
+  const load = page.locator("#load-model");
+  // The full page may start the download itself between the look and the click.
+  if (await load.isVisible()) await load.click({ timeout: 5_000 }).catch(() => {});
+  await status.filter({ hasText: /^ready$/ }).waitFor({ timeout: 120_000 });
 }
 
 /** `sampling-lab inspect --model` for the reference chat in exact precision. */

@@ -135,12 +135,13 @@ test("the example documentation page shows two embeds, each with its figures in 
   await page.close();
 });
 
-test("the first screen holds the charts, the headline figures and the causes at 1280 × 800 and 1440 × 900", async () => {
+test("the first screen holds the charts, the headline figures, the causes, Inspect, Generate and the sampling arguments at 1280 × 800 and 1440 × 900", async () => {
   for (const [width, height] of [[1280, 800], [1440, 900]]) {
     const page = await browser.browser.newPage({ viewport: { width, height } });
     await page.goto(BASE);
     await page.getByTestId("kept-hf").filter({ hasText: /^24$/ }).waitFor({ timeout: 120_000 });
-    for (const id of ["chart-overlay", "causes", "figures", "kept-dflash", "tv-literal", "outside-transformers_js", "params-form"]) {
+    for (const id of ["chart-overlay", "causes", "figures", "kept-dflash", "tv-literal", "outside-transformers_js", "run", "generate",
+      "value-temperature", "value-top_k", "value-top_p"]) {
       const box = await page.locator(`#${id}`).boundingBox();
       assert.ok(box && box.y >= 0 && box.y + box.height <= height && box.x + box.width <= width, `${id} at ${width}×${height}: ${JSON.stringify(box)}`);
     }

@@ -5,28 +5,39 @@
 import { column, columns, highlight, label } from "../state/columns.js";
 import { element } from "./dom.js";
 import { columnLink, termLink, TERMS } from "./glossary.js";
-import { byteNote, isByteToken, visible } from "./token-text.js";
+import { byteNote, chartLabel, isByteToken, visible } from "./token-text.js";
 
-/** Rows: the most probable tokens, then up to DISPUTED that only one side keeps. */
+/** Rows: the most probable tokens, then up to DISPUTED that only one side keeps; fewer where the
+ * chart is short (an embed), so that every row keeps a readable label. */
 const TOP = 12;
 const DISPUTED = 4;
+const ROW_PX = 15;
+const AXIS_PX = 48;
 const charts = {};
+
+/** How many of the most probable tokens fit the overlay chart's height with their labels. */
+function topRowsThatFit(view) {
+  if (view !== "overlay") return TOP;
+  const height = document.getElementById("chart-overlay")?.parentElement?.clientHeight ?? 0;
+  if (!height) return TOP;
+  return Math.max(3, Math.min(TOP, Math.floor((height - AXIS_PX) / ROW_PX) - DISPUTED));
+}
 
 /** The tokens to chart: the most probable under any shown column, then up to DISPUTED that only
  * one side keeps, as the core lists them (`compare[column].only_port`, then `only_hf`, most
  * probable first), taken from each shown column in turn so that every column's difference has
  * a row; most probable first. */
-function sharedRows(report, names) {
+function sharedRows(report, names, top) {
   const best = new Map();
-  for (const name of names) for (const [id, p] of report[name].support.slice(0, TOP)) best.set(id, Math.max(best.get(id) ?? 0, p));
-  const rows = [...best.entries()].sort((a, b) => b[1] - a[1]).slice(0, TOP).map(([id]) => id);
+  for (const name of names) for (const [id, p] of report[name].support.slice(0, top)) best.set(id, Math.max(best.get(id) ?? 0, p));
+  const rows = [...best.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([id]) => id);
   const others = names.filter((n) => report.compare[n]);
   for (const side of ["only_port", "only_hf"]) {
     const lists = others.map((n) => [...report.compare[n][side].first]);
-    while (rows.length < TOP + DISPUTED && lists.some((l) => l.length)) {
+    while (rows.length < top + DISPUTED && lists.some((l) => l.length)) {
       for (const list of lists) {
         while (list.length && rows.includes(list[0])) list.shift();
-        if (list.length && rows.length < TOP + DISPUTED) rows.push(list.shift());
+        if (list.length && rows.length < top + DISPUTED) rows.push(list.shift());
       }
     }
   }
@@ -44,9 +55,9 @@ export function onTokenPicked(pick) {
 export function drawCharts(report, { log, shown, view }) {
   const names = columns().map((c) => c.name).filter((n) => shown.includes(n));
   const HIGHLIGHT = highlight();
-  const rows = sharedRows(report, names.length ? names : ["hf"]);
+  const rows = sharedRows(report, names.length ? names : ["hf"], topRowsThatFit(view));
   const texts = rows.map((id) => report.tokens[id] ?? "");
-  const labels = rows.map((id, i) => `${visible(texts[i])}  #${id}`);
+  const labels = rows.map((id, i) => `${chartLabel(texts[i])}  #${id}`);
   const hf = new Map(report.hf.support);
   const series = Object.fromEntries(columns().map(({ name }) => {
     const p = new Map(report[name].support);

@@ -14,6 +14,7 @@ import { $, element } from "./dom.js";
 import { showParams } from "./params.js";
 import { refresh } from "./inspection.js";
 import { saveState } from "../state/share.js";
+import { withModel } from "./model-panel.js";
 
 const HINT = "Look again at how this column applies the arguments (its entry in the glossary says), then try again — or press “Show me”.";
 
@@ -86,12 +87,13 @@ function setUp(exercise, params, then) {
   refresh();
 }
 
-/** Asks the core for the exercise's generation, apart from the page's own. */
+/** Asks the core for the exercise's generation, apart from the page's own (it needs the model:
+ * loaded first, if it is not). */
 function observe(answer, params, then) {
-  requests.send(Purpose.observe, {
+  withModel(() => requests.send(Purpose.observe, {
     type: Request.observe, chat: chat(),
     options: { semantics: answer.column, params, generationConfig: $("generation-config").value.trim() || null, seed: answer.seed, maxNewTokens: answer.maxNewTokens },
-  }, then);
+  }, then));
 }
 
 /** The `observed` reply: the generation an answer waited for. */

@@ -8,6 +8,7 @@ import { $ } from "./dom.js";
 import { chat, generationConfig, generationOptions } from "../state/inputs.js";
 import { refresh } from "./inspection.js";
 import { showError } from "./status.js";
+import { withModel } from "./model-panel.js";
 
 /** The arguments of the generation on screen (or of the call on screen, before there is one). */
 const generationParams = () => page.generationParams || $("params").value;
@@ -145,7 +146,7 @@ export function generationFailed(id) {
 }
 
 export function listenForGeneration() {
-  $("generate").addEventListener("click", () => { page.generationParams = ""; generate(); });
+  $("generate").addEventListener("click", () => withModel(() => { page.generationParams = ""; generate(); }));
   $("cancel").addEventListener("click", () => requests.cancel(Purpose.generation));
   $("completion").addEventListener("mouseleave", stopLooking);
   $("branch-form").addEventListener("submit", branchHere);

@@ -10,13 +10,16 @@ import { showEffective } from "./params.js";
 import { saveState } from "../state/share.js";
 import { showError } from "./status.js";
 import { showTokenDetail } from "./token-detail.js";
+import { loadModel } from "./model-panel.js";
 import { $, showReport, showView } from "./view.js";
 
-/** Saves the state and, with a model ready, asks for the report of the step on screen. */
+/** Saves the state and asks for the report of the step on screen (once the worker runs: the
+ * shipped steps answer for the chats the page ships, the model for the rest). */
 export function refresh() {
   saveState();
   showSynthetic(Boolean(syntheticLogits()));
-  if (!page.modelReady) return;
+  if (!page.coreReady) return;
+  if (page.modelReady) $("needs-model").hidden = true;
   showError(null);
   if (page.step === null) requests.send(Purpose.render, { type: Request.render, chat: chat() });
   requests.send(Purpose.inspect, {
@@ -39,10 +42,12 @@ export function redraw() {
 }
 
 /** A report for the step on screen (the `distribution` reply). */
-export function showDistribution({ id, report, synthetic }) {
+export function showDistribution({ id, report, source }) {
   if (!requests.is(Purpose.inspect, id)) return;
+  $("needs-model").hidden = true;
   // Synthetic logits have no tokenizer: their tokens are shown by id only.
-  report.tokens = synthetic ? [] : page.vocabulary;
+  report.tokens = source === "synthetic" ? [] : page.vocabulary;
+  $("call-context").textContent = contextText(source);
   page.lastReport = report;
   redraw();
   if (page.pickedToken !== null) showTokenDetail(page.pickedToken);
@@ -53,4 +58,20 @@ export function showDistribution({ id, report, synthetic }) {
     judgeWith(report);
   }
   if (report.hf.error) showError(report.hf.error);
+  if (source === "shipped" && loadsInTheBackground()) loadModel();
+}
+
+/** What the step on screen is the next token of, for the embed's line above its figures. */
+function contextText(source) {
+  if (source === "synthetic") return `on the synthetic logits ${syntheticLogits()}`;
+  if (page.step !== null) return `at generated token ${page.step + 1}`;
+  const { messages: [{ content }], answer_prefix: prefix } = chat();
+  return prefix ? `→ the token after “${content}” and “${prefix}”` : `→ the token after “${content}”`;
+}
+
+/** The full page loads the model in the background once its first figures are up; an embed, an
+ * exercise set (a class on one network) and a reader who asked to save data wait until something
+ * needs it. */
+function loadsInTheBackground() {
+  return !page.modelWanted && !page.embed && !page.exercises.path && !navigator.connection?.saveData;
 }

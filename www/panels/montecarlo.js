@@ -16,7 +16,7 @@ let points = {};
 
 /** Draws N per drawing column for the step on screen, on the worker and its draw worker. */
 export function drawMonteCarlo() {
-  if (!page.modelReady) return;
+  if (!page.coreReady) return;
   showError(null);
   $("mc-status").textContent = "drawing…";
   $("mc-run").disabled = true;

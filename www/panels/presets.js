@@ -21,7 +21,7 @@ const PRESETS = [
   ["zero-1e-5", "1e-5", '{"do_sample": true, "temperature": 1e-5}', "", "zero"],
   ["zero-1e-3", "1e-3", '{"do_sample": true, "temperature": 0.001}', "", "zero"],
 ];
-const PRESET_GROUPS = { reference: "", more: "", zero: "Where is temperature zero?" };
+const PRESET_GROUPS = { reference: "", more: "", zero: "Zero temperature at" };
 
 /** The preset buttons; `onPick(slug, params, logits)` puts a preset's call on the page. */
 export function presetButtons(onPick) {

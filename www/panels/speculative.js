@@ -9,6 +9,7 @@ import { chat, generationOptions } from "../state/inputs.js";
 import { showError } from "./status.js";
 import { visible } from "./token-text.js";
 import { $, element } from "./view.js";
+import { withModel } from "./model-panel.js";
 
 /** The temperatures of the expected-acceptance curve. */
 const TEMPERATURES = Array.from({ length: 31 }, (_, i) => i * 0.05);
@@ -19,7 +20,6 @@ const text = (id) => visible(page.vocabulary[id] ?? String(id));
 
 /** DFlash's loop on the chat, with the draft source, semantics and block on screen. */
 function speculate() {
-  if (!page.modelReady) return;
   showError(null);
   setRunning(true);
   $("spec-status").textContent = "prefilling the prompt…";
@@ -70,7 +70,7 @@ export function speculationFailed(id) {
 }
 
 export function listenForSpeculation() {
-  $("spec-run").addEventListener("click", speculate);
+  $("spec-run").addEventListener("click", () => withModel(speculate));
   $("spec-cancel").addEventListener("click", () => requests.cancel(Purpose.speculate));
 }
 

@@ -9,12 +9,12 @@ export function showError(message) {
 
 export function setStatus(text) {
   $("status").textContent = text;
-  $("progress").hidden = text === "ready" || text === "failed";
+  $("progress").hidden = !/^(loading|downloading|parsing|another page)/.test(text);
 }
 
-/** While no model is ready, nothing can be inspected or generated. */
+/** While a model loads, nothing can be generated (the figures still come from the core). */
 export function setBusy(busy) {
-  for (const id of ["run", "generate"]) $(id).disabled = busy;
+  $("generate").disabled = busy;
 }
 
 export const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;

@@ -53,6 +53,29 @@ const SCRIPTS = [
 
 const hex = (n) => `U+${n.toString(16).toUpperCase().padStart(4, "0")}`;
 
+/** A byte token as a chart's row names it, short: `⟨E6⟩ (Chinese, byte 1 of 3)`, `⟨84⟩ (a middle
+ * byte)`, `⟨E6⟩⟨84⟩⟨9F⟩ “感”`; any other token as it reads. */
+export function chartLabel(text) {
+  const bytes = byteParts(text);
+  if (!bytes) return visible(text);
+  const [lead] = bytes;
+  if (lead < 0xc0) return `${visible(text)} (${bytes.length === 1 ? "a middle byte" : "middle bytes"})`;
+  const length = sequenceLength(lead);
+  if (bytes.length >= length) return `${visible(text)} “${new TextDecoder().decode(Uint8Array.from(bytes))}”`;
+  const [from, to] = codePoints(bytes, length);
+  const script = SCRIPTS.find(([start, end]) => from >= start && to <= end)?.[2];
+  const which = bytes.length === 1 ? "byte 1" : `bytes 1–${bytes.length}`;
+  return `${visible(text)} (${script ? `${script.replace(/ characters$/, "")}, ` : ""}${which} of ${length})`;
+}
+
+/** The code points a UTF-8 character of `length` bytes starting with `bytes` can be. */
+function codePoints(bytes, length) {
+  let value = bytes[0] & (0x7f >> length);
+  for (const b of bytes.slice(1, length)) value = (value << 6) | (b & 0x3f);
+  const shift = 6 * (length - Math.min(bytes.length, length));
+  return [value << shift, ((value + 1) << shift) - 1];
+}
+
 /** What a byte token is, in words: which part of a UTF-8 character, and which characters it can
  * begin (the tokens after it decide which one). Null for any other token. */
 export function byteNote(text) {
@@ -62,10 +85,7 @@ export function byteNote(text) {
   if (lead < 0xc0) return `${visible(text)}: ${bytes.length === 1 ? "a byte" : "bytes"} in the middle of a UTF-8 character, finishing what the tokens before began`;
   const length = sequenceLength(lead);
   // The code points the bytes so far allow: the lead's bits, then 6 per continuation byte.
-  let value = lead & (0x7f >> length);
-  for (const b of bytes.slice(1, length)) value = (value << 6) | (b & 0x3f);
-  const shift = 6 * (length - Math.min(bytes.length, length));
-  const [from, to] = [value << shift, ((value + 1) << shift) - 1];
+  const [from, to] = codePoints(bytes, length);
   if (bytes.length >= length) return `${visible(text)}: the ${length} bytes of the UTF-8 character “${String.fromCodePoint(from)}”`;
   const script = SCRIPTS.find(([start, end]) => from >= start && to <= end)?.[2];
   const range = `one of ${hex(from)}–${hex(to)}${script ? ` (${script})` : ""}`;

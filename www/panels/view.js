@@ -158,6 +158,8 @@ export function showChips({ text, ids, tokens }) {
 }
 
 export function showReport(report, options) {
+  $("finding").textContent = report.finding;
+  $("call-code").textContent = report.call;
   for (const { name } of columns()) showColumn(name, report);
   const causes = report.causes.length
     ? report.causes.map((c) => {
@@ -167,11 +169,35 @@ export function showReport(report, options) {
       return li;
     })
     : [element("li", "Every column samples from transformers' distribution for these settings.")];
-  $("causes").replaceChildren(...causes);
+  showCauses(causes);
   const implicit = report.effective.implicit.length ? ` · implicit: ${report.effective.implicit.join(", ")}` : "";
   $("effective").textContent = `effective: ${JSON.stringify(report.effective_params)}${implicit}`;
   showThresholds(report);
   drawCharts(report, options);
+}
+
+/** How many causes the first screen shows before "N more": two keep the chart in view at
+ * 1280 × 800 and in a 600 px embed; whole causes, never one cut mid-sentence. */
+const CAUSES_AT_FIRST = 2;
+let causesOpen = false;
+
+function showCauses(items) {
+  const list = $("causes");
+  const extra = items.length - CAUSES_AT_FIRST;
+  list.classList.toggle("open", causesOpen && extra > 0);
+  if (extra <= 0) return list.replaceChildren(...items);
+  items.slice(CAUSES_AT_FIRST).forEach((li) => { li.hidden = !causesOpen; });
+  const toggle = element("button", causesOpen ? "Show fewer" : `Show ${extra} more ${extra === 1 ? "cause" : "causes"}`, "link-button");
+  toggle.type = "button";
+  toggle.setAttribute("aria-expanded", String(causesOpen));
+  toggle.addEventListener("click", () => {
+    causesOpen = !causesOpen;
+    showCauses(items.filter((li) => !li.classList.contains("more-causes")));
+    list.querySelector("button.link-button")?.focus();
+  });
+  const more = element("li", "", "more-causes");
+  more.append(toggle);
+  list.replaceChildren(...items, more);
 }
 
 function showColumn(name, report) {

@@ -1,5 +1,9 @@
-// The message protocol between the page and its worker (worker.js), which owns the wasm instance.
-// Every number the page shows comes from these messages: the page computes no semantics.
+// The message protocol between the page and its worker (worker/worker.js), which owns the wasm
+// instances. Every number the page shows comes from these messages: the page computes no semantics.
+//
+// The worker starts on the sampling core alone and answers `render`, `inspect` and `monteCarlo`
+// for the chats the page ships steps of (and for synthetic logits) without a model; for another
+// chat it replies `needsModel`. Everything else needs a model: the page sends `load` first.
 //
 // page → worker (`id` is the caller's; replies to a request carry it back)
 //   load        { id, source, precision }       source: ModelSource; precision: "exact" | "fast"
@@ -39,24 +43,31 @@
 //                                               the middle of a product (the threaded build)
 //
 // worker → page
-//   started     { simd, threads, rules, columns }
-//                                               the wasm is instantiated (threads: the exact
-//                                               model's, 1 in the single-threaded build; rules: the core's cause
-//                                               names, for exercise sets; columns: the core's
+//   started     { simd, rules, columns }        the sampling core is instantiated (rules: the core's
+//                                               cause names, for exercise sets; columns: the core's
 //                                               columns, [{name, label, short, definition, code,
 //                                               draws}], in the report's order); no model yet
+//   shipped     { id, vocabulary, model }       the first answer from the shipped steps follows:
+//                                               every token's display text by id, and the model
+//                                               that made them ({path, sha256, bytes, name})
+//   needsModel  { id, model }                   request `id` is about a chat the page ships no
+//                                               step of: it needs a model (model: the shipped
+//                                               steps' model, for its size, or null)
 //   progress    { id, phase, loaded, total }    phase: "download", "download-elsewhere" (another
 //                                               page of the site is downloading the same file,
 //                                               which this one will read from Cache Storage),
 //                                               "parse" (bytes; total may be null) or "draws"
 //                                               (Monte Carlo draws, every drawing column)
-//   ready       { id, info, vocabulary, timings }
+//   ready       { id, info, vocabulary, threads, timings }
 //                                               the model is loaded: ModelInfo, every token's
-//                                               display text by id, {fetchMs, parseMs, fromCache}
+//                                               display text by id, the exact model's threads (1
+//                                               in the single-threaded build), {fetchMs, parseMs,
+//                                               fromCache}
 //   rendered    { id, rendered }                {text, ids, tokens}
-//   distribution{ id, report, synthetic }       the `sampling-lab inspect --model` report (its
-//                                               tokens named by the vocabulary of `ready`, unless
-//                                               the logits were synthetic)
+//   distribution{ id, report, source }          the `sampling-lab inspect --model` report (its
+//                                               tokens named by the vocabulary of `ready`, or of
+//                                               `shipped`); source: "model", "shipped" (the same
+//                                               logits, from the shipped steps) or "synthetic"
 //   converging  { id, points }                  while drawing: [[port, draws, tv, bound], ...] of
 //                                               this worker's draws so far
 //   monteCarlo  { id, result, cancelled }       the draws made (all of them unless cancelled)
@@ -90,7 +101,7 @@
 //
 // worker → draw worker (draws.js: the worker starts it for its first Monte Carlo run, and the
 // two draw half of each run's seeded blocks each)
-//   init        { module }                      the wasm module the worker compiled
+//   init        { module }                      the sampling core's module (pkg-core/), compiled
 //   draw        { id, job, draws, seed, part, parts }
 //                                               job: {logits, params, generationConfig, contextIds},
 //                                               the step as plain data; draws: per port
@@ -122,6 +133,8 @@ export const Request = Object.freeze({
 
 export const Reply = Object.freeze({
   started: "started",
+  shipped: "shipped",
+  needsModel: "needsModel",
   progress: "progress",
   ready: "ready",
   rendered: "rendered",

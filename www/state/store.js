@@ -11,8 +11,18 @@ export const page = Object.seal({
    * one running (to fall back on when another fails to load). */
   source: defaultSource(),
   loadedSource: null,
+  /** The sampling core runs in the worker: the first figures can be drawn, from the shipped steps. */
+  coreReady: false,
   modelReady: false,
-  /** The loaded model's token texts, by id (the reports name tokens by id). */
+  /** A model was asked for (by the reader, or by a chat the shipped steps lack): a new worker,
+   * after a crash, loads it again. */
+  modelWanted: false,
+  /** What waits for the model, run once it is ready. */
+  afterModel: null,
+  /** The model the shipped steps were made with ({path, sha256, bytes, name}), for the size the
+   * controls that would load it name. */
+  shippedModel: null,
+  /** Token texts by id (the reports name tokens by id): the loaded model's, or the shipped steps'. */
   vocabulary: [],
   /** The URL state's parts that live outside the inputs. */
   preset: DEFAULTS.preset,

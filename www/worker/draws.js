@@ -1,7 +1,8 @@
 // A draw worker: its part of each Monte Carlo run, on a core of its own, for the model's worker
-// (worker.js). It holds no model: a draw job (the step's logits, context and parameters)
-// is all it needs, and its counts are added to the worker's. Protocol: protocol.js.
-import * as wasm from "../pkg/sampling_lab.js";
+// (worker.js). It runs the sampling core's build (pkg-core/) and holds no model: a draw job (the
+// step's logits, context and parameters) is all it needs, and its counts are added to the
+// worker's. Protocol: protocol.js.
+import * as wasm from "../pkg-core/sampling_lab.js";
 import { DrawReply, DrawRequest } from "../shared/protocol.js";
 import { drawAll, partOfRun } from "./drawing.js";
 

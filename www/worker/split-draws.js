@@ -15,7 +15,7 @@ const HELPERS = Math.max(1, (globalThis.navigator?.hardwareConcurrency ?? 2) - 1
 
 export class SplitDraws {
   /** @param {() => object} bindings this thread's wasm bindings (either build)
-   * @param {() => Promise<WebAssembly.Module>} wasmModule the single-threaded build's module,
+   * @param {() => Promise<WebAssembly.Module>} wasmModule the sampling core's module (pkg-core/),
    * handed to the draw workers, which then skip compiling */
   constructor(bindings, wasmModule, helpers = HELPERS) {
     this.bindings = bindings;

@@ -1,18 +1,29 @@
-// Owns the wasm instance and the loaded model; answers the page's requests (protocol.js).
+// Owns the wasm instances and the loaded model; answers the page's requests (protocol.js).
 //
-// Where the page is cross-origin isolated, it runs the threaded build (pkg-threads/) and starts
-// the exact model's pool: `threads` workers in all, itself included — the page's `?threads=N`
-// (passed in this script's URL), else one fewer than the machine's cores, 1 to 8. Elsewhere it
-// runs the single-threaded build (pkg/), which is the same arithmetic, bit for bit. The draw
-// workers always run pkg/: they need no shared memory.
+// It starts on the sampling core alone (pkg-core/, builds.js), which answers for the chats the
+// page ships steps of (shipped-steps.js) and for synthetic logits: the first figures need no
+// model. The model's build (pkg/, or pkg-threads/ with its pool where the page is cross-origin
+// isolated) and the model itself load when the page asks for them (`load`); from then on the
+// model answers for every chat, with the very logits the shipped steps hold. The draw workers
+// always run the core's build: they need no model and no shared memory.
 import { Reply, Request } from "../shared/protocol.js";
+import { loadCore, loadModelBuild, threadCount, THREADED } from "./builds.js";
 import { nextTask } from "./drawing.js";
 import { SplitDraws } from "./split-draws.js";
 import { fetchSource } from "./model-files.js";
-import { workerScript } from "../shared/trusted.js";
+import { ShippedSteps } from "./shipped-steps.js";
 
-/** @type {import("../pkg/sampling_lab.js")} the build's bindings, once loaded */
-let wasm = null;
+const options = new URL(self.location.href).searchParams;
+/** The exact model's threads: the page's `?threads=N`, else one fewer than the cores. */
+const THREADS = THREADED ? threadCount(options.get("threads")) : 1;
+const shipped = new ShippedSteps(options.get("steps"));
+
+/** @type {import("../pkg-core/sampling_lab.js")} the sampling core's bindings */
+let core = null;
+/** The core's compiled module, for the draw workers. */
+let coreModule = null;
+/** @type {import("../pkg/sampling_lab.js") | null} the model's build, once a model is asked for */
+let full = null;
 /** @type {import("../pkg/sampling_lab.js").Lab | null} */
 let lab = null;
 /** Every token's display text, by id, of the loaded model. */
@@ -22,76 +33,11 @@ let generation = null;
 let running = null; // { id, cancelled, onCancel? } while a generation or Monte Carlo run is going
 let queue = Promise.resolve();
 
-/** Whether wasm threads can run here: cross-origin isolated, and shared memory exists (WebKitGTK
- * is isolated without it). */
-const THREADED = self.crossOriginIsolated === true && sharedMemory();
-const THREADS = THREADED ? threadCount(new URL(self.location.href).searchParams.get("threads")) : 1;
-
-function sharedMemory() {
-  try {
-    return new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true }).buffer instanceof SharedArrayBuffer;
-  } catch {
-    return false;
-  }
-}
-
-/** The pool's size: the page's choice, else one fewer than the cores (a core for the page). */
-function threadCount(asked) {
-  const wanted = Number(asked) || (navigator.hardwareConcurrency ?? 2) - 1;
-  return Math.min(8, Math.max(1, Math.floor(wanted)));
-}
-
-/** The single-threaded build's module: the draw workers' (they need no shared memory). */
-let drawModule = null;
-const singleThreaded = () => (drawModule ??= compileWasm(new URL("../pkg/sampling_lab_bg.wasm", import.meta.url)));
-const ready = start().then(() => postMessage({
-  type: Reply.started, simd: wasm.simd(), threads: wasm.threads(), rules: wasm.causeRules(), columns: wasm.columns(),
-}));
-const splitDraws = new SplitDraws(() => wasm, singleThreaded);
-
-/** Loads the threaded build and starts its pool where threads can run, else (or if it fails to
- * load) the single-threaded build: the same arithmetic, bit for bit. */
-async function start() {
-  if (THREADED) {
-    try {
-      const module = await compileWasm(new URL("../pkg-threads/sampling_lab_bg.wasm", import.meta.url));
-      const bindings = await import("../pkg-threads/sampling_lab.js");
-      const exports = await bindings.default({ module_or_path: module });
-      wasm = bindings;
-      await startPool(module, exports.memory);
-      return;
-    } catch (e) {
-      console.warn(`the threaded build did not load (${e?.message ?? e}); running on one thread`);
-    }
-  }
-  const bindings = await import("../pkg/sampling_lab.js");
-  await bindings.default({ module_or_path: await singleThreaded() });
-  wasm = bindings;
-}
-
-/** Starts the pool's workers on this instance's shared memory and waits until each has joined
- * (a worker blocked in a product could not let them start). One that fails to start is left out. */
-async function startPool(module, memory) {
-  const joined = Array.from({ length: THREADS - 1 }, () => new Promise((resolve) => {
-    const helper = new Worker(workerScript(new URL("./pool-worker.js", import.meta.url)), { type: "module" });
-    helper.onmessage = ({ data }) => resolve(data);
-    helper.onerror = (e) => {
-      e.preventDefault();
-      resolve({ failed: e.message });
-    };
-    helper.postMessage({ module, memory });
-  }));
-  const answers = await Promise.all(joined);
-  for (const { failed } of answers) if (failed) console.warn(`a pool worker did not start: ${failed}`);
-}
-
-async function compileWasm(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
-  // Compiled while it downloads, unless the server sends another type than wasm's.
-  if (response.headers.get("content-type") === "application/wasm") return WebAssembly.compileStreaming(response);
-  return WebAssembly.compile(await response.arrayBuffer());
-}
+const ready = loadCore().then((loaded) => {
+  ({ bindings: core, module: coreModule } = loaded);
+  postMessage({ type: Reply.started, simd: core.simd(), rules: core.causeRules(), columns: core.columns() });
+});
+const splitDraws = new SplitDraws(() => core, () => Promise.resolve(coreModule));
 
 /** The newest request of each kind that supersedes older ones (a token's alternatives while the
  * reader moves through an answer): an older one still queued is dropped unanswered. */
@@ -121,8 +67,8 @@ async function handle(data, files) {
   if (data.supersedes && newest[data.supersedes] !== data.id) return;
   switch (data.type) {
     case Request.load: return load(data, await files);
-    case Request.render: return postMessage({ type: Reply.rendered, id: data.id, rendered: model().renderChat(data.chat) });
-    case Request.inspect: return postMessage({ type: Reply.distribution, id: data.id, report: inspect(data), synthetic: Boolean(data.logits) });
+    case Request.render: return render(data);
+    case Request.inspect: return inspect(data);
     case Request.monteCarlo: return monteCarlo(data);
     case Request.generate: return generate(data);
     case Request.alternatives: return postMessage(alternatives(data));
@@ -130,7 +76,7 @@ async function handle(data, files) {
     case Request.restore: return restore(data);
     case Request.speculate: return speculate(data);
     case Request.observe: return postMessage(observe(data));
-    case Request.trap: return data.target === "memory" ? wasm.exhaustMemory() : data.target === "pool" ? wasm.trapPool() : wasm.trap();
+    case Request.trap: return trap(data.target);
     default: throw new Error(`unknown request type ${JSON.stringify(data.type)}`);
   }
 }
@@ -138,6 +84,14 @@ async function handle(data, files) {
 function model() {
   if (!lab) throw new Error("no model is loaded");
   return lab;
+}
+
+/** Aborts the wasm as a Rust panic does (the recovery tests): the model's build where it runs. */
+function trap(target) {
+  const wasm = full ?? core;
+  if (target === "memory") return wasm.exhaustMemory();
+  if (target === "pool") return full.trapPool();
+  return wasm.trap();
 }
 
 function fail(id, e) {
@@ -156,27 +110,35 @@ function fetchFiles({ id, source }) {
   return files;
 }
 
+/** The model's build, loaded the first time a model is asked for. */
+let modelBuild = null;
+
 async function load({ id, precision }, files) {
+  modelBuild ??= loadModelBuild(THREADS).then((bindings) => (full = bindings));
+  await modelBuild;
   postMessage({ type: Reply.progress, id, phase: "parse", loaded: 0, total: null });
   const started = performance.now();
   // Parsed before the running model is dropped: a file that fails to load leaves it working.
   const loaded = files.gguf
-    ? wasm.Lab.fromGguf(files.gguf, precision)
-    : wasm.Lab.fromHub(files.config, files.weights, files.tokenizer, files.tokenizerConfig, files.generationConfig);
+    ? full.Lab.fromGguf(files.gguf, precision)
+    : full.Lab.fromHub(files.config, files.weights, files.tokenizer, files.tokenizerConfig, files.generationConfig);
   generation?.free();
   generation = null;
   lab?.free();
   lab = loaded;
   vocabulary = lab.vocabulary();
   const parseMs = performance.now() - started;
-  postMessage({ type: Reply.ready, id, info: lab.info(), vocabulary, timings: { fetchMs: files.fetchMs, parseMs, fromCache: files.fromCache } });
+  postMessage({
+    type: Reply.ready, id, info: lab.info(), vocabulary, threads: full.threads(),
+    timings: { fetchMs: files.fetchMs, parseMs, fromCache: files.fromCache },
+  });
 }
 
 /** The synthetic logits a request carries (comma-separated text), read by the core's parser. */
-const syntheticLogits = (text) => wasm.parseLogits(new TextEncoder().encode(`[${text}]`));
+const syntheticLogits = (text) => core.parseLogits(new TextEncoder().encode(`[${text}]`));
 
 /** The step a request is about — a generated token, else the token after the chat — as one
- * handle whatever the step, freed after `use`. */
+ * handle of the model, freed after `use`. */
 function withStep({ chat, step }, use) {
   const handle = step === null || step === undefined ? model().nextStep(chat) : lastGeneration().stepAt(step);
   try {
@@ -186,10 +148,37 @@ function withStep({ chat, step }, use) {
   }
 }
 
-function inspect(request) {
-  const { params, generationConfig, logits } = request;
-  if (logits) return wasm.inspect(syntheticLogits(logits), params, generationConfig, new Uint32Array());
-  return withStep(request, (handle) => handle.inspect(params, generationConfig));
+/** The token after `chat` as the shipped steps have it, while no model is loaded: `null` when
+ * the chat is not shipped, after telling the page that it needs the model. The first time, the
+ * page gets the vocabulary the shipped reports name tokens by. */
+let vocabularySent = false;
+async function shippedStep({ id, chat }) {
+  const step = await shipped.step(chat);
+  if (!step) {
+    postMessage({ type: Reply.needsModel, id, model: await shipped.model() });
+    return null;
+  }
+  if (!vocabularySent) {
+    postMessage({ type: Reply.shipped, id, vocabulary: await shipped.vocabulary(), model: await shipped.model() });
+    vocabularySent = true;
+  }
+  return step;
+}
+
+async function render(request) {
+  const rendered = lab ? lab.renderChat(request.chat) : (await shippedStep(request))?.rendered;
+  if (rendered) postMessage({ type: Reply.rendered, id: request.id, rendered });
+}
+
+/** The report of the step on screen: synthetic logits, a generated token, the token after the
+ * chat by the model, or by the shipped steps while there is no model. */
+async function inspect(request) {
+  const { id, params, generationConfig, logits, step } = request;
+  const reply = (report, source) => postMessage({ type: Reply.distribution, id, report, source });
+  if (logits) return reply(core.inspect(syntheticLogits(logits), params, generationConfig, new Uint32Array()), "synthetic");
+  if (lab || (step !== null && step !== undefined)) return reply(withStep(request, (handle) => handle.inspect(params, generationConfig)), "model");
+  const shippedAt = await shippedStep(request);
+  if (shippedAt) reply(core.inspect(shippedAt.logits, params, generationConfig, shippedAt.contextIds), "shipped");
 }
 
 /** The five most probable tokens under hf and under the literal port at a generated token, as
@@ -208,10 +197,15 @@ function alternatives(request) {
   });
 }
 
-/** The step's logits, context and parameters as plain data, for workers without the model. */
-function drawJob(request) {
-  const { params, generationConfig, logits } = request;
+/** The step's logits, context and parameters as plain data, for workers without the model; null
+ * for a chat neither the model nor the shipped steps can give. */
+async function drawJob(request) {
+  const { params, generationConfig, logits, step } = request;
   if (logits) return { logits: syntheticLogits(logits), params, generationConfig, contextIds: new Uint32Array() };
+  if (!lab && (step === null || step === undefined)) {
+    const shippedAt = await shippedStep(request);
+    return shippedAt && { logits: shippedAt.logits, params, generationConfig, contextIds: shippedAt.contextIds };
+  }
   const job = withStep(request, (handle) => handle.drawJob(params, generationConfig));
   try {
     return { logits: job.logits, params: job.params, generationConfig: job.generationConfig, contextIds: job.contextIds };
@@ -223,7 +217,8 @@ function drawJob(request) {
 /** Both ports' draws, shared with the draw worker where this worker can start one (draws.js). */
 async function monteCarlo(request) {
   const { id } = request;
-  const job = drawJob(request);
+  const job = await drawJob(request);
+  if (!job) return;
   running = { id, cancelled: false };
   try {
     const { cancelled, result } = await splitDraws.run(job, request, running, {

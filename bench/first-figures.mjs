@@ -1,0 +1,89 @@
+// Time to the first figures as a visitor meets them: dist/ (as `make site` builds it) served with
+// gzip and its _headers, Chromium's network throttled (CDP Network.emulateNetworkConditions, 40 ms
+// latency), the page and an embed, a cold cache (a new browser context) and a warm one (a reload).
+// Two flows side by side: the page as it is (the sampling core and the shipped step first), and
+// the model first (the same site without its shipped steps: the page must load the model, as it
+// did before it shipped them). Bytes are every response's transferred size (compressed), page and
+// workers, until the figures appear. Figures, not tests: nothing here is asserted.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { headersFile, serveStatic } from "../scripts/static-server.mjs";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const DIST = join(ROOT, "dist");
+/** Mbit/s the network is throttled to. */
+export const SPEEDS = [10, 50];
+const LATENCY_MS = 40;
+
+/** dist/ twice: as built, and without its shipped steps (the model-first flow). */
+export async function serveSite() {
+  if (!existsSync(join(DIST, "steps/index.json"))) throw new Error("no dist/: `make site` builds it (make bench does)");
+  const headers = headersFile(join(DIST, "_headers"), "/shipped/");
+  const withoutSteps = headersFile(join(DIST, "_headers"), "/model-first/");
+  return serveStatic([["/model-first/steps/", join(DIST, "no-such-folder")], ["/model-first/", DIST], ["/shipped/", DIST]],
+    (path) => (path.startsWith("/model-first/") ? withoutSteps(path) : headers(path)), () => {}, { gzip: true });
+}
+
+/**
+ * One visit: `flow` "shipped" or "model-first", `embed`, `mbit`, `warm` (a reload after a first
+ * visit in the same context). Resolves to {first_figures_s, bytes, model_requested}.
+ */
+export async function visit(browser, base, { flow, embed, mbit, warm }) {
+  const context = await browser.newContext({ viewport: embed ? { width: 720, height: 600 } : { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false, latency: LATENCY_MS, downloadThroughput: (mbit * 1e6) / 8, uploadThroughput: (mbit * 1e6) / 8,
+  });
+  const url = `${base}${flow}/${embed ? "?embed=1" : ""}`;
+  if (warm) {
+    await page.goto(url);
+    await firstFigures(page, flow === "model-first");
+    await page.waitForTimeout(500);
+  }
+  let bytes = 0;
+  let modelRequested = false;
+  let counting = true;
+  const count = async (request) => {
+    if (request.url().includes("/models/")) modelRequested = true;
+    const sizes = await request.sizes().catch(() => null);
+    if (counting && sizes) bytes += sizes.responseBodySize + sizes.responseHeadersSize;
+  };
+  context.on("requestfinished", count);
+  const started = Date.now();
+  await (warm ? page.reload() : page.goto(url));
+  await firstFigures(page, flow === "model-first");
+  const seconds = (Date.now() - started) / 1000;
+  counting = false;
+  await context.close();
+  return { first_figures_s: seconds, bytes, model_requested: modelRequested ? 1 : 0 };
+}
+
+/** Waits for the first sentence of figures; in the model-first flow an embed's reader asks for the
+ * model at once (it would otherwise wait for them). */
+async function firstFigures(page, modelFirst) {
+  const figures = page.getByTestId("finding").filter({ hasText: /./ }).waitFor({ timeout: 600_000 });
+  if (modelFirst) {
+    const ask = page.locator("#needs-model-load:visible");
+    await Promise.race([figures, ask.waitFor({ timeout: 600_000 }).then(() => ask.click()).catch(() => {})]);
+  }
+  await figures;
+}
+
+/** Every visit the bench measures: [key, label, options]. */
+export function visits() {
+  const list = [];
+  for (const flow of ["shipped", "model-first"]) {
+    for (const embed of [false, true]) {
+      for (const mbit of SPEEDS) {
+        for (const warm of [false, true]) {
+          const key = `first-figures/${flow}/${embed ? "embed" : "page"}@${mbit}mbit/${warm ? "warm" : "cold"}`;
+          const label = `${flow === "shipped" ? "core + shipped step" : "model first"}, ${embed ? "embed" : "page"}, ${mbit} Mbit/s, ${warm ? "warm" : "cold"}`;
+          list.push([key, label, { flow, embed, mbit, warm }]);
+        }
+      }
+    }
+  }
+  return list;
+}
