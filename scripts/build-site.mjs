@@ -79,6 +79,8 @@ function build() {
 /** A page with its assets under the versioned folder and the site's default model. */
 function pageHtml(html, dir) {
   let out = html.replace(/(<(?:link[^>]*href|script[^>]*src)=")(?!data:|https?:|\.\/|#)([^"]+\.(?:css|js))"/g, `$1${dir}/$2"`);
+  // Pages among the assets (the exercise guide) move with them.
+  out = out.replace(/(<a [^>]*href=")(vendor\/[^"]+\.html")/g, `$1${dir}/$2`);
   if (html.includes('name="sampling-lab:model"')) {
     out = out.replace(/(<meta name="sampling-lab:model" content=")[^"]*"/, `$1${escapeAttribute(model)}"`)
       .replace(/(<meta name="sampling-lab:model-sha256" content=")[^"]*"/, `$1${sha256}"`);

@@ -10,9 +10,10 @@ import { exportReport } from "./panels/export.js";
 import { workerScript } from "./shared/trusted.js";
 import { Purpose, requests } from "./state/requests.js";
 import { page } from "./state/store.js";
+import { defaultSource, sourceText } from "./shared/model-source.js";
 import { $, buildColumns, showChips } from "./panels/view.js";
 import { followColourScheme, onTokenPicked } from "./panels/charts.js";
-import { buildGlossary } from "./panels/glossary.js";
+import { buildGlossary, openLinkedTerm } from "./panels/glossary.js";
 import { showTokenDetail } from "./panels/token-detail.js";
 import { buildParamsForm, paramsText, showParams } from "./panels/params.js";
 import { presetButtons } from "./panels/presets.js";
@@ -21,7 +22,7 @@ import { copyCode, copyLink, embedThis, restoreState, saveState } from "./state/
 import { setStatus, showError } from "./panels/status.js";
 import { listenForModels, loadFailed, loadModel, markModelControls, runAfterModel, showLoadProgress, showModelReady, showNeedsModel } from "./panels/model-panel.js";
 import { generate, generationFailed, listenForGeneration, selectStep, showDone, showRewound, showToken, showTokenAlternatives } from "./panels/generation-panel.js";
-import { drawingDone, listenForDraws, showConverging, showDrawn, showDrawProgress } from "./panels/montecarlo.js";
+import { drawingDone, listenForDraws, showDrawEstimate, showConverging, showDrawn, showDrawProgress } from "./panels/montecarlo.js";
 import { listenForSpeculation, showRound, showSpeculated, speculationFailed } from "./panels/speculative.js";
 import { judgingFailed, listenForExercises, observeFailed, showObserved, startExercises } from "./panels/exercise-panel.js";
 
@@ -34,10 +35,11 @@ const STEPS = new URL("steps/index.json", document.baseURI).href;
 
 function startWorker() {
   // The pool's size and where the shipped steps are travel in the worker's URL: the worker needs
-  // them before its first message.
+  // them before its first message. The steps are the site's default model's logits: a page that
+  // opens on another model waits for that one.
   const script = new URL("./worker/worker.js", import.meta.url);
   if (page.threads) script.searchParams.set("threads", String(page.threads));
-  script.searchParams.set("steps", STEPS);
+  if (sourceText(page.source, location.href) === sourceText(defaultSource(), location.href)) script.searchParams.set("steps", STEPS);
   page.worker = new Worker(workerScript(script), { type: "module" });
   page.worker.onmessage = ({ data }) => HANDLERS[data.type]?.(data);
   page.worker.onerror = (e) => crashed(`the worker failed: ${e.message}`);
@@ -109,12 +111,14 @@ const HANDLERS = {
 function showCoreColumns(columns) {
   setColumns(columns);
   buildGlossary();
+  openLinkedTerm();
   buildColumns(() => {
     const shown = [...document.querySelectorAll("#column-toggles input:checked")].map((i) => i.dataset.column);
     page.cols = colsValue(shown, names());
     saveState();
     redraw();
   });
+  showDrawEstimate();
   const { state, problems } = checkColumns({ semantics: $("semantics").value || $("semantics").dataset.default, cols: page.cols }, names());
   $("semantics").value = state.semantics;
   page.cols = state.cols;
@@ -156,7 +160,7 @@ function setUp() {
   listenForGeneration();
   listenForDraws();
   listenForSpeculation();
-  listenForExercises();
+  listenForExercises(core.promise);
   for (const id of ["system", "user", "answer-prefix", "logits"]) $(id).addEventListener("change", () => selectStep(null));
   document.querySelector(".controls").addEventListener("input", () => { page.linkProblems = ""; });
   $("presets").addEventListener("click", () => { page.linkProblems = ""; });

@@ -127,7 +127,13 @@ test("progress survives a reload: answers, tries and results per task, the summa
   await task(page, "TopKThenTopP keep");
   assert.equal(await page.getByLabel("Your answer (a number of tokens)").inputValue(), "24", "the last answer is back");
   await result(page, "Not quite yet (1 try).");
+  assert.match(await page.getByTestId("exercise-hint").textContent(), /^Hint: /, "the hint given stays after a reload");
+  assert.equal(await page.getByTestId("exercise-hint").isVisible(), true);
   assert.equal(await chartShown(page), false, "an unsolved task keeps its figures hidden");
+  assert.equal(await page.getByTestId("finding").isVisible(), false, "nor does the finding give it away");
+  assert.equal(await page.getByTestId("figures-hidden").isVisible(), true);
+  const gap = await page.evaluate(() => document.querySelector(".figures-hidden").getBoundingClientRect().top - document.getElementById("exercises").getBoundingClientRect().bottom);
+  assert.ok(gap < 40, `no blank area between the task and where its figures went: ${gap} px`);
   assert.match(await page.getByTestId("exercise-summary").textContent(), /^1 of 13 right, 1 at the first try$/);
   await page.getByRole("button", { name: "Previous" }).click();
   await result(page, "Right at the first try.");
@@ -224,8 +230,62 @@ test("a broken set is reported where the exercises appear, naming the task and t
 
   await page.goto(`${BASE}?exercises=evil/..%2F..%2Fx.json`);
   await waitReady(page);
-  await page.getByTestId("error").filter({ hasText: "“exercises” must be “default” or the path of a .json file on this site" }).waitFor();
+  await page.getByTestId("error").filter({ hasText: "“exercises” must be “default”, “link” (a set carried in the link), the path of a .json file on this site, or a file's resolve/ URL on the Hub" }).waitFor();
   await page.goto(`${BASE}?exercises=missing.json`);
-  await problem.filter({ hasText: "The exercises could not be opened: exercises missing.json: HTTP 404" }).waitFor();
+  await problem.filter({ hasText: "The exercises could not be opened: the set missing.json was not found (HTTP 404): check the file's path in the link, and that the file is in the site's exercises/ folder" }).waitFor();
+  await page.close();
+});
+
+test("a set travels without a site: in its own link (copied from the teacher view, kept by a reload, a cut one named) and from a file on the Hub", async () => {
+  const context = await browser.browser.newContext({ permissions: ["clipboard-read", "clipboard-write"] });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${BASE}?exercises=default&teacher=1`);
+    await task(page, "How many tokens can transformers draw");
+    await page.locator(".ex-teacher summary").click();
+    await page.getByRole("button", { name: "Copy the link for this set" }).click();
+    await page.getByTestId("ex-set-status").filter({ hasText: /^Copied: a link of [\d,]+ characters/ }).waitFor();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    assert.match(link, /\?exercises=link#set=[\w-]+$/);
+    assert.ok(!link.includes("default.json") && !link.includes("teacher"), link);
+
+    // Another browser (no progress, no site file needed): the link alone opens the whole set.
+    const student = await (await browser.browser.newContext()).newPage();
+    await student.route("**/exercises/default.json", (route) => route.abort());
+    await student.goto(link);
+    await task(student, "How many tokens can transformers draw");
+    assert.match(await student.locator("#ex-progress").textContent(), new RegExp(`of ${DEFAULT.exercises.length}$`));
+    await student.getByLabel("Your answer (a number of tokens)").fill("50");
+    await student.getByRole("button", { name: "Check" }).click();
+    await result(student, /^Right/);
+    await student.reload();
+    await result(student, "Right at the first try.");
+    assert.ok(student.url().includes("#set="), "the page keeps the set in its address");
+    await student.goto(link.slice(0, link.length - 40));
+    await student.getByTestId("exercise-problem").filter({ hasText: /the link was cut or changed; copy the whole link again|not valid JSON/ }).waitFor();
+    await student.context().close();
+
+    // A dataset repo's resolve/ URL (no hub is reachable here: the test answers for it).
+    const hub = "https://huggingface.co/datasets/teacher/lab-sets/resolve/main/week-3.json";
+    const week3 = { ...DEFAULT, title: "Week 3 from the Hub" };
+    await context.route("https://huggingface.co/**", (route) => (route.request().url() === hub
+      ? route.fulfill({ contentType: "application/json", body: JSON.stringify(week3), headers: { "access-control-allow-origin": "*" } })
+      : route.fulfill({ status: 404, body: "Entry not found", headers: { "access-control-allow-origin": "*" } })));
+    await page.goto(`${BASE}?exercises=${encodeURIComponent(hub)}`);
+    await page.locator("#ex-set-title").filter({ hasText: "Week 3 from the Hub" }).waitFor();
+    await page.goto(`${BASE}?exercises=${encodeURIComponent(hub.replace("week-3", "week-4"))}`);
+    await page.getByTestId("exercise-problem").filter({ hasText: "was not found (HTTP 404): check the repo, the revision and the file name in the link, and that the repo is public" }).waitFor();
+  } finally {
+    await context.close();
+  }
+});
+
+test("“how a set is written” opens the guide as a page, not raw Markdown", async () => {
+  const { page } = await openPage(browser, "?exercises=default", async () => {}, { model: false });
+  await page.locator(".ex-teacher summary").click();
+  const [guide] = await Promise.all([page.waitForEvent("popup"), page.getByRole("link", { name: "how a set is written" }).click()]);
+  await guide.getByRole("heading", { name: "Writing an exercise set", level: 1 }).waitFor();
+  assert.ok(await guide.locator("table").count() > 0, "its tables are tables");
+  assert.doesNotMatch(await guide.locator("body").textContent(), /^#|```/m);
   await page.close();
 });

@@ -69,9 +69,10 @@ export async function openPage(state, query = "", prepare = async () => {}, { mo
   return { page, errors };
 }
 
-/** The first figures: the report's first sentence is on screen. */
+/** The first figures: the report's first sentence is on the page (hidden while an exercise's
+ * task is open). */
 export async function waitFigures(page) {
-  await page.getByTestId("finding").filter({ hasText: /./ }).waitFor({ timeout: 120_000 });
+  await page.waitForFunction(() => document.getElementById("finding")?.textContent, null, { timeout: 120_000 });
 }
 
 /** The model, loaded: asked for with the page's own control where no one has asked yet. */

@@ -44,7 +44,7 @@ test("greedy generation of 32 tokens gives the native build's ids, and a step ca
   assert.deepEqual(errors, []);
 });
 
-test("a generated token can be branched: the answer goes on from another token, and the earlier branch comes back", async () => {
+test("a generated token can be branched: the answer goes on from another token, the focus with it, and the earlier branch comes back", async () => {
   const { page, errors } = await openPage(browser);
   await page.getByLabel(/generate\(\) keyword arguments/).fill("{}");
   await page.getByLabel("max new tokens").fill("10");
@@ -66,6 +66,7 @@ test("a generated token can be branched: the answer goes on from another token, 
   await page.getByRole("button", { name: "Branch", exact: true }).click();
   await page.locator("#gen-stats").filter({ hasText: "decoded after the branch" }).waitFor({ timeout: 120_000 });
   const branched = await tokens();
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.step), "3", "the focus is on the new answer's first token");
   assert.deepEqual(branched.slice(0, 3), original.slice(0, 3));
   assert.equal(branched[3], other);
   assert.equal(branched.length, 10);
@@ -75,6 +76,26 @@ test("a generated token can be branched: the answer goes on from another token, 
   assert.equal(await page.getByTestId("branches").locator("li").count(), 1, "the branch just left is listed");
   await page.screenshot({ path: "target/screenshots/branching.png", fullPage: true });
   assert.deepEqual(errors, []);
+});
+
+test("on a phone, a tapped token of the answer offers its figures, out of sight above, and takes the reader there", async () => {
+  const page = await browser.browser.newPage({ viewport: { width: 390, height: 844 } });
+  await page.goto(BASE);
+  await waitReady(page);
+  await page.getByLabel("max new tokens").fill("6");
+  await page.getByRole("button", { name: "Generate" }).click();
+  await page.locator("#gen-stats").filter({ hasText: "max_new_tokens" }).waitFor({ timeout: 120_000 });
+  await page.locator("#completion [data-step='2']").click();
+  const offer = page.getByRole("button", { name: "See its figures ↑" });
+  await offer.waitFor();
+  await page.getByTestId("inspecting").filter({ hasText: "generated token 2" }).waitFor();
+  await offer.click();
+  await page.waitForFunction(() => {
+    const box = document.getElementById("finding").getBoundingClientRect();
+    return box.top >= -1 && box.bottom <= innerHeight;
+  });
+  assert.equal(await page.evaluate(() => document.activeElement.id), "finding");
+  await page.close();
 });
 
 test("a generation can be cancelled between tokens", async () => {
@@ -238,6 +259,9 @@ test("the page's speculative view shows every round, the histogram, the curve an
   const { page, errors } = await openPage(browser);
   await page.getByRole("button", { name: "DFlash's temperature 0.6" }).click();
   await page.getByLabel("max new tokens").fill("16");
+  assert.equal(await page.locator("#spec-draft").inputValue(), "prompt-lookup", "the view opens on the draft speculation is for");
+  await page.locator("#spec-draft").selectOption("greedy");
+  assert.match(await page.getByTestId("spec-draft-note").textContent(), /not a speed-up/);
   await page.getByRole("button", { name: "Speculate" }).click();
   await page.getByTestId("spec-status").filter({ hasText: /mean τ/ }).waitFor({ timeout: 120_000 });
   const rounds = await page.locator("#spec-rounds .spec-round").count();

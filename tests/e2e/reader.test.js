@@ -214,13 +214,14 @@ test("the speculative view has a legend and τ in a line, shows its progress, ca
   await page.close();
 });
 
-test("on a phone the prompt, presets and Generate come right after the story, and the thresholds' code does not break mid-word", async () => {
+test("on a phone the prompt, Generate and the presets come right after the story, the thresholds' code does not break mid-word, and their table scrolls inside the page's width", async () => {
   const { page } = await ready("", { width: 390, height: 844 });
   const top = (selector) => page.locator(selector).first().evaluate((el) => el.getBoundingClientRect().top + scrollY);
   const story = await top(".first-screen");
   const [prompt, presets, button, speculative, monteCarlo] = await Promise.all(
     ["#user", "#presets", "#generate", ".speculative", ".monte-carlo"].map(top));
-  assert.ok(story < prompt && prompt < presets && presets < button, `${story} < ${prompt} < ${presets} < ${button}`);
+  assert.ok(story < prompt && prompt < button && button < presets, `${story} < ${prompt} < ${button} < ${presets}`);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, "nothing is wider than the phone");
   assert.ok(button < speculative && button < monteCarlo, `Generate ${button}, speculative ${speculative}, Monte Carlo ${monteCarlo}`);
   const broken = await page.locator(".thresholds code").evaluateAll((codes) => codes.filter((code) => {
     // A code cut mid-word has a line that starts inside a word: its text's words, rendered, span lines.

@@ -1,6 +1,7 @@
 // The threaded build in Chromium, cross-origin isolated: at 1, 2 and 4 threads (4 on this
 // 2-core machine on purpose: correct when oversubscribed) every logit hashes equal to the other
-// thread counts' and to the single-threaded build's, and every pool worker computed rows, so a
+// thread counts' and to the single-threaded build's (and the steps the site ships, computed at
+// build time in Node, equal both), and every pool worker computed rows, so a
 // silent fallback to one thread cannot pass. The page picks the threaded build where it is
 // isolated (`exact · 2 threads`), and a pool worker that crashes mid-product takes the model's
 // worker down with it, which the page restarts with the user's state.
@@ -14,7 +15,7 @@ const probe = {};
 
 before(async () => {
   probe.server = await serveStatic([
-    ["/www/pkg-threads/", "pkg-threads"], ["/www/", "www"], ["/pkg/", "pkg"], ["/models/", "models"], ["/", "tests/threads"],
+    ["/www/pkg-threads/", "pkg-threads"], ["/www/", "www"], ["/pkg/", "pkg"], ["/models/", "models"], ["/steps/", "steps"], ["/", "tests/threads"],
   ], () => ISOLATED);
   probe.browser = await launchChromium();
   probe.page = await probe.browser.newPage();
@@ -35,9 +36,11 @@ const run = (build, threads) => probe.page.evaluate(([build, threads]) => new Pr
   worker.postMessage({ build, threads });
 }), [build, threads]);
 
-test("the threaded build's logits are bit-identical at 1, 2 and 4 threads and to the single-threaded build's", async () => {
+test("the threaded build's logits are bit-identical at 1, 2 and 4 threads and to the single-threaded build's, and to the steps the site ships", async () => {
   const single = await run("pkg", 1);
   assert.equal(single.error, undefined, single.error);
+  assert.ok(single.shipped.length > 0, "the site ships at least the reference chat's step");
+  for (const { shipped, computed } of single.shipped) assert.equal(computed, shipped, "a shipped step is the page's own logits, bit for bit");
   assert.equal(single.threaded, false);
   assert.equal(single.hashes.length, 1 + 16 + 1);
   for (const threads of [1, 2, 4]) {
@@ -50,6 +53,7 @@ test("the threaded build's logits are bit-identical at 1, 2 and 4 threads and to
     assert.ok(threaded.rows.every((rows) => rows > 0), `every thread computed rows: ${threaded.rows}`);
     assert.deepEqual(threaded.ids, single.ids, `${threads} threads: the greedy answer`);
     assert.deepEqual(threaded.hashes, single.hashes, `${threads} threads: every logit, bit for bit`);
+    assert.deepEqual(threaded.shipped, single.shipped, `${threads} threads: the shipped steps`);
   }
 });
 

@@ -1,7 +1,7 @@
 // `make site`'s dist/ as a static host serves it, in Debian's Chromium: from a plain file host
 // (no headers: one thread) at the root and under a sub-path, and with its `_headers` applied
 // (cross-origin isolation, the Content-Security-Policy, caching); two embeds on one page
-// downloading the model once; the model named by a link or the Hub field (Hub files served
+// showing their figures without the model and, asked for it, downloading it once; the model named by a link or the Hub field (Hub files served
 // from disk: no hub is reachable here), and every way that can go wrong said plainly.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -85,8 +85,11 @@ test("with its _headers the host isolates the page, sends its policy, and caches
     await ready(page);
     await page.getByTestId("kept-hf").filter({ hasText: /^24$/ }).waitFor();
     assert.equal(await page.evaluate(() => crossOriginIsolated), true);
-    const wasm = site.requests.find((r) => r.endsWith("sampling_lab_bg.wasm")).split(" ")[1];
-    assert.match(wasm, /\/pkg-threads\//, "isolated, the page runs the threaded build");
+    const wasms = site.requests.filter((r) => r.endsWith("sampling_lab_bg.wasm")).map((r) => r.split(" ")[1]);
+    assert.match(wasms[0], /\/pkg-core\//, "the sampling core comes first");
+    const wasm = wasms.find((path) => /\/pkg-threads\//.test(path));
+    assert.ok(wasm, `isolated, the page runs the model's threaded build: ${wasms.join(", ")}`);
+    assert.ok(!wasms.some((path) => /\/pkg\//.test(path)), "and not the single-threaded one");
     const asset = await page.evaluate(async (path) => (await fetch(path, { method: "HEAD" })).headers.get("cache-control"), wasm);
     assert.equal(asset, "public, max-age=31536000, immutable");
     assert.deepEqual(errors, []);
@@ -96,15 +99,20 @@ test("with its _headers the host isolates the page, sends its policy, and caches
   }
 });
 
-test("two embeds on one documentation page download the model once: the second reads it from Cache Storage", async () => {
+test("two embeds on one documentation page show their figures without the model, and asked for it, download it once", async () => {
   const site = await host("/", true);
   const { context, page, errors } = await fresh({ width: 900, height: 1400 });
   try {
     await page.goto(`${site.url}embed-example.html`);
     const frames = ["embed-implicit-top-k", "embed-top-p"].map((id) => page.frameLocator(`#${id}`));
     for (const frame of frames) await frame.getByTestId("kept-hf").filter({ hasText: /^\d+$/ }).waitFor({ timeout: 120_000 });
-    const downloads = site.requests.filter((r) => r === `GET /${MODEL}`);
-    assert.equal(downloads.length, 1, site.requests.filter((r) => r.includes("gguf")).join("\n"));
+    const downloads = () => site.requests.filter((r) => r === `GET /${MODEL}`);
+    assert.deepEqual(downloads(), [], "an embed asked for the model on its own");
+    for (const frame of frames) {
+      await frame.locator("#load-model").click();
+      await frame.getByTestId("model-status").filter({ hasText: /^ready$/ }).waitFor({ timeout: 120_000 });
+    }
+    assert.equal(downloads().length, 1, site.requests.filter((r) => r.includes("gguf")).join("\n"));
     const loaded = await Promise.all(frames.map((f) => f.locator("#model-info").textContent()));
     assert.equal(loaded.filter((text) => /from the browser's cache/.test(text)).length, 1, loaded.join(" | "));
     assert.deepEqual(errors, []);

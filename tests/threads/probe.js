@@ -1,8 +1,9 @@
 // Runs the exact model in a worker on one build — pkg/ (one thread) or pkg-threads/ with a pool
 // of `threads` workers, started as the page's worker starts them — and hashes every logit it
 // gives: a prompt's (panels), 16 greedy decode steps (row by row), a speculative round's batched
-// verify (panels again) and the round's ids. Posts the hashes, whether the worker was
-// cross-origin isolated, the threads the pool ran and the rows each thread computed.
+// verify (panels again) and the round's ids; and the logits of every step the site ships
+// (steps/index.json), next to the sha256 the manifest gives them. Posts the hashes, whether the
+// worker was cross-origin isolated, the threads the pool ran and the rows each thread computed.
 const CHAT = { messages: [{ role: "user", content: "How do you say thank you in Chinese?" }], answer_prefix: 'In Chinese, you can say "' };
 
 onmessage = async ({ data: { build, threads } }) => {
@@ -35,8 +36,15 @@ async function probe(build, threads) {
   const ids = Array.from(generation.generatedIds());
   const round = lab.speculate(CHAT, { semantics: "dflash", params: "{}", maxNewTokens: 12 }, "greedy", 8);
   hashes.push(await hash(new TextEncoder().encode(JSON.stringify(round.rounds))));
+  const manifest = await (await fetch("/steps/index.json")).json();
+  const shipped = [];
+  for (const { chat, sha256 } of manifest.steps) {
+    const at = lab.nextStep(chat);
+    shipped.push({ shipped: sha256, computed: await hash(at.logits) });
+    at.free();
+  }
   return {
-    isolated: self.crossOriginIsolated, threaded: wasm.threaded(), threads: wasm.threads(), rows: Array.from(wasm.poolRows()), ids, hashes,
+    shipped, isolated: self.crossOriginIsolated, threaded: wasm.threaded(), threads: wasm.threads(), rows: Array.from(wasm.poolRows()), ids, hashes,
   };
 }
 

@@ -57,7 +57,10 @@ export function drawCharts(report, { log, shown, view }) {
   const HIGHLIGHT = highlight();
   const rows = sharedRows(report, names.length ? names : ["hf"], topRowsThatFit(view));
   const texts = rows.map((id) => report.tokens[id] ?? "");
-  const labels = rows.map((id, i) => `${chartLabel(texts[i])}  #${id}`);
+  // The overlay's labels say what a byte token is; a panel is too narrow for that, and its
+  // byte tokens are named under the charts and in each bar's tooltip.
+  const named = view === "overlay" ? chartLabel : visible;
+  const labels = rows.map((id, i) => `${named(texts[i])}  #${id}`);
   const hf = new Map(report.hf.support);
   const series = Object.fromEntries(columns().map(({ name }) => {
     const p = new Map(report[name].support);

@@ -3,7 +3,8 @@
 // answer gets a hint, not the figure; the figures stay hidden until the answer is right or the
 // student asks to be shown. Progress is kept per set (exercise-progress.js); the teacher view
 // (`&teacher=1`) shows every answer.
-import { DEFAULT_SET, expected, judge, loadExercises, unanswerable } from "./exercises.js";
+import { checkedSet, expected, judge, loadExercises, unanswerable } from "./exercises.js";
+import { LINKED_SET, setFragment } from "../state/set-link.js";
 import { loadProgress, progressSummary, resetProgress, saveProgress } from "../state/exercise-progress.js";
 import { chat } from "../state/inputs.js";
 import { Request } from "../shared/protocol.js";
@@ -24,7 +25,7 @@ const HINT = "Look again at how this column applies the arguments (its entry in 
 export async function startExercises(path, index, core) {
   $("exercises").hidden = false;
   try {
-    const set = await loadExercises(path === "default" ? DEFAULT_SET : path, await core);
+    const set = await loadExercises(path, await core);
     page.exercises = { ...page.exercises, path, set, index: 0, records: loadProgress(path, set) };
   } catch (e) {
     $("ex-set-title").textContent = "Exercises";
@@ -52,7 +53,9 @@ function showExercise(index) {
   $("ex-answer").replaceChildren(...answerInputs(exercise, answer));
   $("ex-result").textContent = right ? `Right${tries === 1 ? " at the first try" : ` after ${tries} tries`}.` : shown ? "Shown." : tries ? `Not quite yet (${tries} ${tries === 1 ? "try" : "tries"}).` : "";
   $("ex-result").dataset.right = String(right);
-  $("ex-hint").hidden = true;
+  // A hint once given stays with the task (a reload included) until it is answered.
+  $("ex-hint").textContent = `Hint: ${exercise.hint ?? HINT}`;
+  $("ex-hint").hidden = !(tries > 0 && !right && !shown);
   $("ex-prev").disabled = page.exercises.index === 0;
   $("ex-next").disabled = page.exercises.index === set.exercises.length - 1;
   $("ex-summary").textContent = progressSummary(records);
@@ -211,6 +214,8 @@ export function judgingFailed(message) {
 function teacherLinks(path) {
   const link = new URL(location.pathname, location.origin);
   link.searchParams.set("exercises", path);
+  // A set carried by the link travels on in the links handed out.
+  if (path === LINKED_SET) link.hash = location.hash;
   $("ex-student-link").href = link.href;
   $("ex-student-link").textContent = link.href;
   link.searchParams.set("teacher", "1");
@@ -218,7 +223,41 @@ function teacherLinks(path) {
   $("ex-teacher-mark").hidden = !page.exercises.teacher;
 }
 
-export function listenForExercises() {
+/** "Copy the link for this set": the set on screen, carried in the link itself, for a teacher
+ * without a web site of their own. */
+async function copySetLink() {
+  const link = new URL(location.pathname, location.origin);
+  link.searchParams.set("exercises", LINKED_SET);
+  link.hash = await setFragment(page.exercises.set);
+  $("ex-set-link").value = link.href;
+  $("ex-set-link").hidden = false;
+  try {
+    await navigator.clipboard.writeText(link.href);
+    $("ex-set-status").textContent = `Copied: a link of ${link.href.length.toLocaleString("en")} characters that carries the whole set.`;
+  } catch {
+    $("ex-set-link").select();
+    $("ex-set-status").textContent = "Select and copy the link above.";
+  }
+}
+
+/** A set from the teacher's computer, checked as any set is, then opened as a linked set (the
+ * address carries it, so a reload or "Copy the link for this set" keeps it). */
+async function openSetFile(file, core) {
+  if (!file) return;
+  try {
+    const set = checkedSet(JSON.parse(await file.text()), await core);
+    history.replaceState(null, "", `${location.pathname}?exercises=${LINKED_SET}&teacher=1${await setFragment(set)}`);
+    $("ex-problem").hidden = true;
+    $("ex-body").hidden = false;
+    await startExercises(LINKED_SET, 0, core);
+  } catch (e) {
+    $("ex-set-status").textContent = `${file.name} cannot be used: ${e instanceof SyntaxError ? "it is not valid JSON" : e.message}.`;
+  }
+}
+
+export function listenForExercises(core) {
+  $("ex-copy-set").addEventListener("click", copySetLink);
+  $("ex-set-file").addEventListener("change", () => openSetFile($("ex-set-file").files[0], core));
   $("ex-check").addEventListener("click", checkExercise);
   $("ex-show").addEventListener("click", showAnswer);
   $("ex-prev").addEventListener("click", () => { showExercise(page.exercises.index - 1); saveState(); });

@@ -4,22 +4,36 @@
 // student's answer with it and computes no semantics.
 import { label } from "../state/columns.js";
 import validateSet from "../vendor/exercise-schema.js";
+import { HUB_SET, LINKED_SET, setFromFragment } from "../state/set-link.js";
 
 export const DEFAULT_SET = "exercises/default.json";
 
-/** Fetches an exercise set and checks it against its schema (exercises/schema.json) and the cause
- * `rules` and `columns` the core names (the worker's `started` reply); throws a message naming
- * what is wrong with it. */
+/** Fetches an exercise set — "default", a file of this site, a file on the Hub, or the set the
+ * link itself carries — and checks it against its schema (exercises/schema.json) and the cause
+ * `rules` and `columns` the core names (the worker's `started` reply); throws a sentence naming
+ * what is wrong and what to check. */
 export async function loadExercises(path, core) {
-  const url = new URL(path, location.href);
-  if (url.origin !== location.origin) throw new Error("exercise sets load from this site only");
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`exercises ${path}: HTTP ${response.status}`);
+  if (path === LINKED_SET) return checkedSet(await setFromFragment(location.hash), core);
+  const hub = HUB_SET.test(path);
+  const url = new URL(path === "default" ? DEFAULT_SET : path, location.href);
+  if (!hub && url.origin !== location.origin) throw new Error("a set loads from this site, from a file on the Hub (its resolve/ URL) or from the link itself");
+  let response;
+  try {
+    response = await fetch(url);
+  } catch {
+    throw new Error(`could not reach ${hub ? "huggingface.co" : "this site"} for the set ${path}: check the network connection`);
+  }
+  if (!response.ok) {
+    const check = hub
+      ? "check the repo, the revision and the file name in the link, and that the repo is public"
+      : "check the file's path in the link, and that the file is in the site's exercises/ folder (make site copies www/exercises/)";
+    throw new Error(`the set ${path} was not found (HTTP ${response.status}): ${check}`);
+  }
   let set;
   try {
     set = await response.json();
   } catch {
-    throw new Error(`exercises ${path}: not valid JSON`);
+    throw new Error(`the set ${path} is not valid JSON`);
   }
   return checkedSet(set, core);
 }

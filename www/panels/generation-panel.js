@@ -89,7 +89,17 @@ export function selectStep(index) {
     requests.send(Purpose.branchChoices, { type: Request.alternatives, step: index, params: generationParams(), generationConfig: generationConfig() }, { drawn });
   }
   $("inspecting").textContent = index === null ? "Showing: the token after the prompt" : `Showing: generated token ${index}`;
+  // Where the figures this changes are out of sight (a phone, a long answer), say so and offer
+  // the way up, rather than change a chart no one sees.
+  const figures = $("finding").getBoundingClientRect();
+  $("to-figures").hidden = figures.bottom > 0 && figures.top < innerHeight;
   refresh();
+}
+
+function showFigures() {
+  $("to-figures").hidden = true;
+  $("finding").scrollIntoView({ block: "start", behavior: "smooth" });
+  $("finding").focus({ preventScroll: true });
 }
 
 const pieces = (token) => tokenButton(token, (t) => selectStep(t.index), lookAt);
@@ -112,6 +122,17 @@ export function showRewound({ id, fork, steps, branches }) {
   $("completion").append(...steps.flatMap(pieces));
   nameGeneratedBytes(fork);
   showBranches(branches, restoreBranch);
+  // The branch's form is gone with the tokens it was about: the reader goes on at the new answer.
+  focusToken(fork);
+}
+
+/** Moves the answer's one tab stop to generated token `index`, and the focus with it. */
+function focusToken(index) {
+  const tokens = $("completion").querySelectorAll("button[data-step]");
+  const target = [...tokens].find((b) => Number(b.dataset.step) === index) ?? tokens[tokens.length - 1];
+  if (!target) return;
+  for (const button of tokens) button.tabIndex = button === target ? 0 : -1;
+  target.focus();
 }
 
 /** The generation ended (`done`): its length, why it stopped, its speed. */
@@ -148,6 +169,11 @@ export function generationFailed(id) {
 export function listenForGeneration() {
   $("generate").addEventListener("click", () => withModel(() => { page.generationParams = ""; generate(); }));
   $("cancel").addEventListener("click", () => requests.cancel(Purpose.generation));
+  $("to-figures").addEventListener("click", showFigures);
+  $("skip-link").addEventListener("click", (e) => {
+    e.preventDefault();
+    ($("generate").disabled ? $("run") : $("generate")).focus();
+  });
   $("completion").addEventListener("mouseleave", stopLooking);
   $("branch-form").addEventListener("submit", branchHere);
   $("completion").addEventListener("focusout", (e) => { if (!$("completion").contains(e.relatedTarget)) stopLooking(); });

@@ -32,13 +32,35 @@ export function buildGlossary() {
   }
 }
 
-/** A name that links to its glossary entry (opening the glossary) and shows it as a tooltip. */
+/** A name that links to its glossary entry (opening the glossary) and shows it as a tooltip; in
+ * an embed, which has no room for the glossary, to the entry on the full page, in a new tab. */
 export function termLink(key, text, definition) {
   const link = element("a", text, "term");
   link.href = `#term-${key}`;
   link.title = definition;
-  link.addEventListener("click", () => { $("glossary").open = true; });
+  link.addEventListener("click", () => {
+    if (!document.body.classList.contains("embed")) {
+      $("glossary").open = true;
+      return;
+    }
+    link.target = "_blank";
+    link.rel = "noopener";
+    link.href = new URL(`#term-${key}`, $("full-page").href).href;
+  });
   return link;
+}
+
+/** The entry the page's address named as it opened (`#term-…`, as an embed's names send
+ * readers), read before the page rewrites its address with its state. */
+const linkedTerm = location.hash.startsWith("#term-") ? decodeURIComponent(location.hash.slice(1)) : null;
+
+/** The linked glossary entry, opened and in view. */
+export function openLinkedTerm() {
+  if (!linkedTerm) return;
+  const entry = document.getElementById(linkedTerm);
+  if (!entry) return;
+  $("glossary").open = true;
+  entry.scrollIntoView({ block: "center" });
 }
 
 /** A column's name, linked to its definition. */

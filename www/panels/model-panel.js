@@ -3,14 +3,13 @@
 import { Request } from "../shared/protocol.js";
 import { Purpose, requests } from "../state/requests.js";
 import { page } from "../state/store.js";
-import { mb, setBusy, setStatus, showError } from "./status.js";
+import { mb, setStatus, showError } from "./status.js";
 import { $ } from "./view.js";
 import { defaultSource, modelSource } from "../shared/model-source.js";
 import { saveState } from "../state/share.js";
 
 export function loadModel() {
   page.modelWanted = true;
-  setBusy(true);
   setStatus("loading the model");
   requests.send(Purpose.load, { type: Request.load, source: page.source, precision: $("precision").value });
   markModelControls();
@@ -88,7 +87,6 @@ export function showModelReady({ info, vocabulary, threads, timings }) {
   $("model-info").dataset.threads = String(threads);
   $("needs-model").hidden = true;
   page.loadedSource = page.source;
-  setBusy(false);
   setStatus("ready");
   const seconds = ((timings.fetchMs + timings.parseMs) / 1000).toFixed(1);
   const from = timings.fromCache ? " from the browser's cache" : "";
@@ -109,7 +107,6 @@ function modelName(from) {
 
 /** The worker keeps the previous model when a new one fails to load. */
 export function loadFailed() {
-  setBusy(false);
   setStatus(page.modelReady ? "ready" : "failed");
   if (page.loadedSource) page.source = page.loadedSource;
   if (!page.modelReady) {

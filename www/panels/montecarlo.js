@@ -29,6 +29,31 @@ export function drawMonteCarlo() {
   });
 }
 
+/** Where this browser's last draw rate is kept, for the next run's estimate. */
+const RATE_KEY = "sampling-lab:draws-per-second";
+
+/** The time a run of N draws per column will take, said before it starts: from the rate of this
+ * browser's last run where there was one (the draws run on this machine's cores). */
+export function showDrawEstimate() {
+  const drawing = columns().filter((c) => c.draws).length;
+  const rate = Number(stored(() => localStorage.getItem(RATE_KEY))) || 0;
+  const total = (Number($("mc-draws").value) || 10_000) * drawing;
+  $("mc-estimate").textContent = rate > 0
+    ? `${total.toLocaleString("en")} draws in all: about ${duration(total / rate)} here`
+    : `${total.toLocaleString("en")} draws in all: the time left shows as soon as they start`;
+}
+
+/** Storage a page may be denied (a sandboxed frame, blocked cookies) is only a lost estimate. */
+function stored(use) {
+  try {
+    return use();
+  } catch {
+    return null;
+  }
+}
+
+const duration = (seconds) => (seconds < 90 ? `${Math.max(1, Math.ceil(seconds))} s` : `${Math.ceil(seconds / 60)} min`);
+
 /** Draws made so far (`progress` replies of a run), the rate and the time left. */
 export function showDrawProgress({ id, loaded: done, total }) {
   if (!requests.is(Purpose.monteCarlo, id)) return;
@@ -36,8 +61,9 @@ export function showDrawProgress({ id, loaded: done, total }) {
   // Each draw runs an engine's sampler over the whole vocabulary: a rate and the time left
   // tell the user what a larger N will cost.
   const rate = done / Math.max((performance.now() - page.drawingSince) / 1000, 1e-3);
+  if (done >= 1000) stored(() => localStorage.setItem(RATE_KEY, String(rate)));
   const left = rate > 0 ? (total - done) / rate : Infinity;
-  const eta = left < 90 ? `${Math.ceil(left)} s` : `${Math.ceil(left / 60)} min`;
+  const eta = duration(left);
   $("mc-status").textContent =
     `${done.toLocaleString("en")} / ${total.toLocaleString("en")} draws · ${Math.round(rate).toLocaleString("en")} draws/s · about ${eta} left`;
 }
@@ -46,6 +72,7 @@ export function showDrawProgress({ id, loaded: done, total }) {
 export function showDrawn({ id, result, cancelled }) {
   if (!requests.is(Purpose.monteCarlo, id)) return;
   drawingDone(id);
+  showDrawEstimate();
   const first = columns().find((c) => c.draws && result[c.name] && !result[c.name].error);
   $("mc-status").textContent = cancelled ? `stopped after ${result[first?.name]?.draws ?? 0} draws per column` : "done";
   showMonteCarlo(result, page.lastReport);
@@ -65,6 +92,7 @@ export function drawingDone(id) {
 }
 
 export function listenForDraws() {
+  $("mc-draws").addEventListener("input", showDrawEstimate);
   $("mc-run").addEventListener("click", drawMonteCarlo);
   $("mc-cancel").addEventListener("click", () => requests.cancel(Purpose.monteCarlo));
 }

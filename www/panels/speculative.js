@@ -69,7 +69,20 @@ export function speculationFailed(id) {
   $("spec-status").textContent = "failed";
 }
 
+/** What each draft source shows: the one speculation is for, and the two that check it. */
+const DRAFT_NOTES = {
+  "prompt-lookup": "Prompt lookup drafts the tokens that followed the last ones where they appear earlier in the chat: free to make, and kept where the answer repeats the prompt — what speculation is for.",
+  sampled: "A draft sampled at the call's temperature from the target itself: how often a draw agrees with another draw of the same distribution.",
+  greedy: "The target drafting for itself, greedily: at temperature 0 every draft is kept. A demonstration that verification changes nothing, not a speed-up: the draft costs a forward per token.",
+};
+
+function showDraftNote() {
+  $("spec-draft-note").textContent = DRAFT_NOTES[$("spec-draft").value] ?? "";
+}
+
 export function listenForSpeculation() {
+  showDraftNote();
+  $("spec-draft").addEventListener("change", showDraftNote);
   $("spec-run").addEventListener("click", () => withModel(speculate));
   $("spec-cancel").addEventListener("click", () => requests.cancel(Purpose.speculate));
 }

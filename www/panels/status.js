@@ -12,9 +12,4 @@ export function setStatus(text) {
   $("progress").hidden = !/^(loading|downloading|parsing|another page)/.test(text);
 }
 
-/** While a model loads, nothing can be generated (the figures still come from the core). */
-export function setBusy(busy) {
-  $("generate").disabled = busy;
-}
-
 export const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;

@@ -19,6 +19,8 @@ export function buildColumns(onToggle) {
   $("panels").replaceChildren(...columns().map(panel));
   $("column-toggles").replaceChildren(...columns().map((c) => toggle(c, onToggle)));
   $("mc-results").replaceChildren(...columns().filter((c) => c.draws).map(monteCarloSide));
+  const drawing = columns().filter((c) => c.draws).map((c) => c.label);
+  $("mc-title").textContent = `Monte Carlo: real draws of ${drawing.slice(0, -1).join(", ")} and ${drawing.at(-1)}, each with its own generator`;
   for (const id of ["semantics", "spec-semantics"]) semanticsMenu($(id));
   // A chart exports as PNG in the view that draws it.
   $("png-exports").replaceChildren(...["overlay", ...columns().map((c) => c.name)].map((name) => {

@@ -6,6 +6,7 @@ import { INPUTS } from "./inputs.js";
 import { markPreset } from "../panels/presets.js";
 import { defaultSource, modelSource, sourceText } from "../shared/model-source.js";
 import { $ } from "../panels/view.js";
+import { carriesSet } from "./set-link.js";
 
 function currentState() {
   const state = {
@@ -32,7 +33,9 @@ function linkedModel() {
 export function saveState() {
   markPreset(page.preset);
   const query = stateQuery(currentState());
-  history.replaceState(null, "", query || location.pathname);
+  // The fragment may carry the exercise set the page opened (set-link.js): it stays.
+  const fragment = carriesSet(location.hash) ? location.hash : "";
+  history.replaceState(null, "", (query || location.pathname) + fragment);
   const full = new URL(location.href);
   full.searchParams.delete("embed");
   $("full-page").href = full.href;

@@ -2,6 +2,8 @@
 // A link is untrusted input: every field is checked, and a bad one is reported and replaced by
 // its default rather than used. Values are only ever shown as text.
 
+import { HUB_SET, LINKED_SET } from "./set-link.js";
+
 export const DEFAULTS = Object.freeze({
   system: "",
   user: "How do you say thank you in Chinese?",
@@ -62,7 +64,9 @@ const FIELDS = {
     return raw;
   },
   exercises: (raw) => {
-    if (raw !== "default" && !/^[\w-]+(\/[\w-]+)*\.json$/.test(raw)) throw new Error("must be “default” or the path of a .json file on this site");
+    if (raw !== "default" && raw !== LINKED_SET && !HUB_SET.test(raw) && !/^[\w-]+(\/[\w-]+)*\.json$/.test(raw)) {
+      throw new Error("must be “default”, “link” (a set carried in the link), the path of a .json file on this site, or a file's resolve/ URL on the Hub");
+    }
     return raw;
   },
   task: (raw) => integer(raw, 0, 99),

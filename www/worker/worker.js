@@ -56,12 +56,26 @@ onmessage = ({ data }) => {
     }
     return;
   }
-  // A model's files are fetched as soon as they are asked for, while the wasm compiles or an
-  // earlier request runs; parsing them still waits its turn.
-  const files = data.type === Request.load ? fetchFiles(data) : null;
-  // One request at a time, in order; a generation yields between tokens so cancels get through.
-  queue = queue.then(() => ready).then(() => handle(data, files)).catch((e) => fail(data.id ?? null, e));
+  if (data.type === Request.load) return queueLoad(data);
+  enqueue(data);
 };
+
+/** One request at a time, in order; a generation yields between tokens so cancels get through. */
+function enqueue(data, files = null) {
+  queue = queue.then(() => ready).then(() => handle(data, files)).catch((e) => fail(data.id ?? null, e));
+}
+
+/** Loads, in the order they were asked for. */
+let loads = Promise.resolve();
+
+/** A model's files download, and the model's build compiles, off the queue: the figures of the
+ * shipped steps, presets, Monte Carlo… go on meanwhile. Parsing takes its turn in the queue once
+ * both are there. */
+function queueLoad(data) {
+  const files = fetchFiles(data);
+  const prepared = Promise.all([files, modelBuildOnce()]);
+  loads = loads.then(() => prepared.then(() => enqueue(data, files), () => enqueue(data, files)));
+}
 
 async function handle(data, files) {
   if (data.supersedes && newest[data.supersedes] !== data.id) return;
@@ -112,10 +126,10 @@ function fetchFiles({ id, source }) {
 
 /** The model's build, loaded the first time a model is asked for. */
 let modelBuild = null;
+const modelBuildOnce = () => (modelBuild ??= loadModelBuild(THREADS).then((bindings) => (full = bindings)));
 
 async function load({ id, precision }, files) {
-  modelBuild ??= loadModelBuild(THREADS).then((bindings) => (full = bindings));
-  await modelBuild;
+  await modelBuildOnce();
   postMessage({ type: Reply.progress, id, phase: "parse", loaded: 0, total: null });
   const started = performance.now();
   // Parsed before the running model is dropped: a file that fails to load leaves it working.
