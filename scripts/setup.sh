@@ -3,7 +3,7 @@
 # (never inside another need's branch), so a machine that has some of them gets exactly the rest:
 #   - Debian packages: curl, the three browser engines the page is tested in (Chromium +
 #     ChromeDriver, Firefox ESR, WebKitGTK's WebDriver and an Xvfb display for it), Node and npm,
-#     pip, and the CJK and emoji fonts;
+#     pip and venv, and the CJK and emoji fonts;
 #   - the wasm32-unknown-unknown target (pkg/), and the std sources the threaded build rebuilds std
 #     from (pkg-threads/); where rustup cannot download either, Debian's rustc-web, which has both
 #     (scripts/cargo-wasm.sh picks it per build);
@@ -38,6 +38,9 @@ need_apt Xvfb xvfb
 need_apt node nodejs
 need_apt npm npm
 python3 -m pip --version >/dev/null 2>&1 || { say "installing pip"; apt_install python3-pip; }
+# `python3 -m venv` (mlx-lm's environment for its live test, the reference's for `make fixtures`)
+# needs ensurepip, which Debian ships apart from Python.
+python3 -c 'import ensurepip' >/dev/null 2>&1 || { say "installing python3-venv (python3 -m venv needs it)"; apt_install python3-venv; }
 # CJK and emoji glyphs: generated Chinese and emoji show as characters, not boxes, in the page and
 # in the browser tests' screenshots.
 dpkg -s fonts-noto-cjk fonts-noto-color-emoji >/dev/null 2>&1 || { say "installing CJK and emoji fonts"; apt_install fonts-noto-cjk fonts-noto-color-emoji; }

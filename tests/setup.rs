@@ -26,6 +26,8 @@ struct Machine {
     /// `wasm-bindgen --version` answers this version.
     wasm_bindgen: Option<&'static str>,
     pip: bool,
+    /// `python3 -c 'import ensurepip'` succeeds (Debian's python3-venv).
+    venv: bool,
     /// node_modules exists, newer than package-lock.json.
     node_modules: bool,
 }
@@ -60,6 +62,7 @@ impl Machine {
         machine.components.push("rust-src");
         machine.wasm_bindgen = Some(wasm_bindgen_crate_version());
         machine.pip = true;
+        machine.venv = true;
         machine.node_modules = true;
         machine
     }
@@ -155,8 +158,15 @@ fn set_up(machine: &Machine) -> (Vec<String>, String) {
         None => {}
     }
     stub("cargo", &record);
-    let pip = if machine.pip { "exit 0" } else { "exit 1" };
-    stub("python3", pip);
+    let answers = |has: bool| if has { 0 } else { 1 };
+    stub(
+        "python3",
+        &format!(
+            "case \"$*\" in *ensurepip*) exit {};; *) exit {};; esac",
+            answers(machine.venv),
+            answers(machine.pip)
+        ),
+    );
     let output = Command::new(&bash)
         .arg(root.join("scripts/setup.sh"))
         .env_clear()
@@ -220,6 +230,7 @@ fn a_bare_machine_gets_the_wasm_target_and_rust_src_and_everything_else() {
         "apt-get install nodejs".into(),
         "apt-get install npm".into(),
         "apt-get install python3-pip".into(),
+        "apt-get install python3-venv".into(),
         "apt-get install fonts-noto-cjk fonts-noto-color-emoji".into(),
         "rustup target add wasm32-unknown-unknown".into(),
         "rustup component add rust-src".into(),
