@@ -31,7 +31,7 @@ fn report(args: &[&str]) -> Value {
 
 /// What each column keeps on the reference logits under `temperature=0.7, top_k=40, top_p=0.9`
 /// (README's tables): every registered column must be listed here.
-const KEPT_AT_THE_REFERENCE_CALL: [(&str, u64); 7] = [
+const KEPT_AT_THE_REFERENCE_CALL: [(&str, u64); 8] = [
     ("hf", 24),
     ("literal", 40),
     ("corrected", 24),
@@ -39,6 +39,7 @@ const KEPT_AT_THE_REFERENCE_CALL: [(&str, u64); 7] = [
     ("transformers_js", 40),
     ("llama_cpp", 30),
     ("vllm", 24),
+    ("sglang", 40),
 ];
 
 #[test]

@@ -231,3 +231,13 @@ fn the_vllm_column_sends_refuses_and_keeps_what_vllm_does_on_every_fixture_case(
         "{checked:?}"
     );
 }
+
+#[test]
+fn the_sglang_column_sends_refuses_and_keeps_what_sglang_does_on_every_fixture_case() {
+    let checked = check("sglang");
+    println!("sglang: {checked:?}");
+    assert!(
+        checked.refusals >= 20 && checked.argmax >= 12 && checked.exact >= 50,
+        "{checked:?}"
+    );
+}

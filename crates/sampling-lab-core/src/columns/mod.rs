@@ -48,6 +48,7 @@ registry! {
     transformers_js,
     llama_cpp,
     vllm,
+    sglang,
 
 }
 
