@@ -49,6 +49,7 @@ registry! {
     llama_cpp,
     vllm,
     sglang,
+    mlx_lm,
 
 }
 
