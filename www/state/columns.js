@@ -14,7 +14,7 @@ export function setColumns(infos) {
 }
 
 /** The palette's length in style.css (`--column-0` …). */
-const PALETTE_SIZE = 8;
+const PALETTE_SIZE = 10;
 
 /** Every column, in the report's order; empty until the core has listed them. */
 export const columns = () => list;

@@ -50,6 +50,7 @@ registry! {
     vllm,
     sglang,
     mlx_lm,
+    ollama,
 
 }
 

@@ -85,7 +85,11 @@ impl PortRequest {
 
     /// How each argument of the call carried over, for the report's notes.
     pub(crate) fn notes(&self, args: &GenerateArgs, runtime: &str) -> Vec<String> {
-        let mut notes = Vec::new();
+        let mut notes = vec![format!(
+            "the request a generate() port sends {runtime}: each argument by name as passed, do_sample=False as \
+             temperature 0; do_sample=True and a None send nothing, so {runtime}'s defaults apply (a judgement call: \
+             a port could fill in transformers' defaults instead)"
+        )];
         for (field, value) in args.passed() {
             let python = format!("{}={}", field.name(), value.repr());
             let note = if field == Field::DoSample {

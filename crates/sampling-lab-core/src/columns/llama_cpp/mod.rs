@@ -41,7 +41,7 @@ pub use chain::Candidates;
 use chain::Prepared;
 use request::{number, request_code, short};
 pub use request::{Carried, Clamped};
-pub(crate) use server::Server;
+pub(crate) use server::{Defaults, Rules, Server};
 
 /// llama.cpp's column.
 pub const NAME: ColumnName = ColumnName::new("llama_cpp");
@@ -219,6 +219,12 @@ impl Engine for LlamaCpp {
                 (None, _) => c.how.clone(),
             })
             .collect();
+        if self.server.fills_every_field {
+            notes.push(format!(
+                "{} puts a value in every field before llama-server reads the request (llama_server): its own defaults where the port sent nothing",
+                self.server.name
+            ));
+        }
         notes.extend(self.clamped.iter().filter_map(|c| {
             c.transformers.as_ref().map(|t| {
                 format!(

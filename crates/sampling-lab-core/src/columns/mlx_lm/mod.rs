@@ -203,10 +203,7 @@ impl Engine for MlxLm {
 
     /// Each block of draws adds its own seeded Gumbel noise, as `mx.random.categorical` does.
     fn draws(&self, logits: &[f32], context: &[u32], seed: u64) -> Option<Result<Drawing, SamplingError>> {
-        let step = match self.params.as_ref().ok()?.step(logits, context) {
-            Ok(step) => step,
-            Err(e) => return Some(Err(e)),
-        };
+        let step = self.params.as_ref().ok()?.step(logits, context).ok()?;
         let categorical = step.categorical();
         Some(Ok(Drawing {
             exact: step.distribution(),
