@@ -9,7 +9,7 @@ MODEL ?=
 MODEL_SHA256 ?=
 
 
-.PHONY: demo test setup pkg model site serve steps package test-native test-wasm test-page test-transformers-js test-llama-cpp test-site test-browsers fixtures onnx bench fuzz
+.PHONY: demo test setup pkg model site serve steps package venv-mlx test-native test-wasm test-page test-transformers-js test-llama-cpp test-site test-browsers fixtures onnx bench fuzz
 
 demo: setup pkg model steps
 	python3 scripts/serve.py --port $(PORT)
@@ -44,7 +44,14 @@ site: setup pkg model
 	node scripts/build-steps.mjs $(if $(MODEL),$(MODEL),)
 	MODEL="$(MODEL)" MODEL_SHA256="$(MODEL_SHA256)" node scripts/build-site.mjs
 
-test-native:
+# mlx-lm's own sampler for tests/mlx_lm.rs (reference/requirements-mlx.txt: mlx on its CPU backend,
+# 50 MB): the venv made when missing, the pinned packages installed when they are not there.
+venv-mlx:
+	test -x .venv-mlx/bin/python || python3 -m venv .venv-mlx
+	.venv-mlx/bin/python reference/runtimes/installed.py reference/requirements-mlx.txt || \
+	  .venv-mlx/bin/pip install --no-cache-dir --no-deps -r reference/requirements-mlx.txt
+
+test-native: venv-mlx
 	cargo test --workspace --locked
 
 # The sampling core as crates.io would receive it: `cargo package` builds the packaged crate alone.

@@ -31,13 +31,17 @@ fn report(args: &[&str]) -> Value {
 
 /// What each column keeps on the reference logits under `temperature=0.7, top_k=40, top_p=0.9`
 /// (README's tables): every registered column must be listed here.
-const KEPT_AT_THE_REFERENCE_CALL: [(&str, u64); 6] = [
+const KEPT_AT_THE_REFERENCE_CALL: [(&str, u64); 10] = [
     ("hf", 24),
     ("literal", 40),
     ("corrected", 24),
     ("dflash", 49152),
     ("transformers_js", 40),
     ("llama_cpp", 30),
+    ("vllm", 24),
+    ("sglang", 40),
+    ("mlx_lm", 40),
+    ("ollama", 30),
 ];
 
 #[test]

@@ -167,8 +167,9 @@ both! {
             run
         };
         let (mut first, second) = (part(0), part(1));
-        // Four columns draw: the literal, corrected and DFlash's candle ports, and llama.cpp's chain.
-        assert_eq!((first.total(), second.total()), (4 * 2000, 4 * 1500));
+        // Eight columns draw: the literal, corrected and DFlash's candle ports, llama.cpp's and
+        // Ollama's chain, vLLM's race, SGLang's multinomial and mlx-lm's Gumbel draw.
+        assert_eq!((first.total(), second.total()), (8 * 2000, 8 * 1500));
         first.absorb(&second.counts()).unwrap();
         assert_eq!(serde_json::to_value(first.finish()).unwrap(), serde_json::to_value(whole).unwrap());
     }

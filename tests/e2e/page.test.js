@@ -275,8 +275,9 @@ test("Monte Carlo draws on two workers off the main thread, agrees with the CLI,
 
   await page.getByLabel("draws per port").fill("5000000");
   await page.getByRole("button", { name: "Draw", exact: true }).click();
-  // Four columns draw: literal, corrected and DFlash's candle ports, and llama.cpp's chain.
-  await page.getByTestId("mc-status").filter({ hasText: /\d+ \/ 20,000,000 draws/ }).waitFor();
+  // Eight columns draw: literal, corrected and DFlash's candle ports, llama.cpp's and Ollama's chain,
+  // vLLM's race, SGLang's multinomial and mlx-lm's Gumbel draw.
+  await page.getByTestId("mc-status").filter({ hasText: /\d+ \/ 40,000,000 draws/ }).waitFor();
   await page.getByRole("button", { name: "Stop drawing" }).click();
   await page.getByTestId("mc-status").filter({ hasText: "stopped after" }).waitFor();
   await page.getByRole("button", { name: "top_k 40", exact: true }).click();
@@ -335,7 +336,7 @@ test("the distributions export as CSV and JSON, and a chart as PNG", async () =>
     return readFileSync(await download.path());
   };
   const csv = csvRows((await saved("CSV")).toString("utf8"));
-  assert.equal(csv[0].join(","), "token_id,token,p_hf,p_literal,p_corrected,p_dflash,p_transformers_js,p_llama_cpp");
+  assert.equal(csv[0].join(","), "token_id,token,p_hf,p_literal,p_corrected,p_dflash,p_transformers_js,p_llama_cpp,p_vllm,p_sglang,p_mlx_lm,p_ollama");
   assert.equal(csv.length - 1, 49152, "one row per token any column keeps (DFlash keeps every drawable token)");
   const p = csv.slice(1).map((row) => row.slice(2).map(Number));
   assert.equal(p.filter(([hf, literal]) => hf === 0 && literal > 0).length, 16, "16 tokens only the literal port keeps");

@@ -95,7 +95,7 @@ test("byte tokens are explained under the chart and in a bar's tooltip; the tool
   await detail.waitFor();
   assert.match(await detail.textContent(), /#177/);
   const ranks = await detail.locator("tbody tr td:last-child").allTextContents();
-  assert.equal(ranks.length, 6);
+  assert.equal(ranks.length, 10);
   assert.equal(ranks[0], "1 of 24", "hf keeps 24 tokens and ranks ⟨E6⟩ first");
   assert.equal(ranks[3], "1 of 49152", "DFlash keeps every token");
   await page.close();

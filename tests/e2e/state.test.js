@@ -11,10 +11,10 @@ const HOSTILE = ['<img src=x onerror="alert(1)">', "<script>alert(2)</script>", 
   "null", "[]", "1e309", "-1", "NaN", "0x10", "\u0000", "\u202e", "😀".repeat(50), "a".repeat(25_000), "%", "%E0%A4%A", "1,2,3", "hf,evil"];
 
 const value = fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.constantFrom(...HOSTILE), fc.json(), fc.integer().map(String),
-  fc.double().map(String), fc.subarray(["hf", "literal", "corrected", "dflash", "transformers_js", "llama_cpp", "evil", ""]).map((c) => c.join(",")));
+  fc.double().map(String), fc.subarray(["hf", "literal", "corrected", "dflash", "transformers_js", "llama_cpp", "vllm", "sglang", "mlx_lm", "ollama", "evil", ""]).map((c) => c.join(",")));
 const field = fc.tuple(fc.oneof(fc.constantFrom(...KEYS), fc.string()), value);
 /** The core's columns, as the worker lists them. */
-const COLUMNS = ["hf", "literal", "corrected", "dflash", "transformers_js", "llama_cpp"];
+const COLUMNS = ["hf", "literal", "corrected", "dflash", "transformers_js", "llama_cpp", "vllm", "sglang", "mlx_lm", "ollama"];
 const NAME = /^[a-z][a-z0-9_]{0,39}$/;
 const isObjectJson = (t) => { try { const v = JSON.parse(t); return v !== null && typeof v === "object" && !Array.isArray(v); } catch { return false; } };
 const text = (v) => typeof v === "string" && v.length <= 20_000;

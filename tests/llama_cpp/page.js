@@ -1,5 +1,5 @@
-// The in-browser half of the llama_cpp test: wllama 3.13.0 (llama.cpp's own wasm, from npm) and
-// this crate's wasm side by side in one page, each asked about the same prompt.
+// The in-browser half of the llama_cpp and ollama tests: wllama 3.13.0 (llama.cpp's own wasm, from
+// npm) and this crate's wasm side by side in one page, each asked about the same prompt.
 import { Wllama } from "/wllama/index.js";
 import init, { inspect, monteCarlo } from "/pkg/sampling_lab.js";
 
@@ -59,7 +59,7 @@ async function post(prompt, request, n, seed, cachePrompt = false) {
 /** This crate's report for the prompt's logits under the generate() arguments `params` (JSON text). */
 function column(prompt, params) {
   const report = inspect(logitsOf.get(prompt), params, null, new Uint32Array());
-  return { llama: report.llama_cpp, hf: report.hf.kept, causes: report.causes.filter((c) => c.column === "llama_cpp") };
+  return { llama: report.llama_cpp, ollama: report.ollama, hf: report.hf.kept, causes: report.causes.filter((c) => c.column === "llama_cpp") };
 }
 
 /** The page's Monte Carlo for `seeds` seeds from `seed` on: each draw the first of its seed. */

@@ -5,7 +5,9 @@
 // distribution wllama's chain draws from (`post_sampling_probs`) must be the column's: the same
 // tokens, probabilities within 1e-6. Then the page's Monte Carlo draws equal wllama's, seed by
 // seed, and libc++'s ties are settled as wllama settles them, on a tiny vocabulary built with
-// logit_bias.
+// logit_bias. The ollama column is the same chain with Ollama's values: for its own settings, what
+// it says Ollama sends llama-server (every field, `llama_server`) goes to wllama, and wllama's
+// distribution must be the column's.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { ISOLATED, serveStatic } from "../../scripts/static-server.mjs";
@@ -37,6 +39,33 @@ const SETTINGS = {
   "greedy: temperature below 0": '{"do_sample": true, "temperature": -1.0}',
   "clamped: top_k -5, top_p 1.7, min_p -0.2": '{"do_sample": true, "top_k": -5, "top_p": 1.7, "min_p": -0.2}',
   "top_p 0": '{"do_sample": true, "top_p": 0.0}',
+};
+
+/** generate() arguments for the ollama column: Ollama's defaults (top_k 40, top_p 0.9, min_p 0,
+ * temperature 0.8), do_sample alone, temperatures around llama.cpp's only threshold (≤ 0), top_k
+ * off, 1 and small, top_p 0, small and near 1, min_p with top_k and without, a None (not sent, so
+ * Ollama's default), values transformers refuses and llama-server clamps, and DFlash's benchmark
+ * call. */
+const OLLAMA_SETTINGS = {
+  "defaults (nothing passed)": "{}",
+  "do_sample alone": '{"do_sample": true}',
+  "temperature 0.7": '{"do_sample": true, "temperature": 0.7}',
+  "temperature 1.5, top_p .95": '{"do_sample": true, "temperature": 1.5, "top_p": 0.95}',
+  "greedy: temperature 0": '{"do_sample": true, "temperature": 0.0}',
+  "greedy: temperature below 0": '{"do_sample": true, "temperature": -0.5}',
+  "greedy: do_sample=False": '{"do_sample": false, "temperature": 0.7}',
+  "temperature 1e-5": '{"do_sample": true, "temperature": 1e-5}',
+  "top_k off, top_p .9 (unsorted top_p)": '{"do_sample": true, "top_k": 0}',
+  "top_k 1": '{"do_sample": true, "top_k": 1}',
+  "top_k 5": '{"do_sample": true, "top_k": 5}',
+  "top_p 0": '{"do_sample": true, "top_p": 0.0}',
+  "top_p .05": '{"do_sample": true, "top_p": 0.05}',
+  "top_p .999": '{"do_sample": true, "top_p": 0.999}',
+  "min_p .05 with top_k 40": '{"do_sample": true, "min_p": 0.05}',
+  "min_p .1 without top_k (unsorted top_p)": '{"do_sample": true, "min_p": 0.1, "top_k": 0, "temperature": 1.3}',
+  "None not sent: Ollama's top_k and top_p": '{"do_sample": true, "top_k": null, "top_p": null}',
+  "clamped: top_k -5, top_p 1.7": '{"do_sample": true, "top_k": -5, "top_p": 1.7}',
+  "DFlash's benchmark call": '{"do_sample": true, "temperature": 0.6, "top_p": 1.0, "top_k": 1}',
 };
 
 const state = {};
@@ -77,28 +106,43 @@ function renormalised(ours, theirs) {
   return common.map(([id, p]) => [id, mine.get(id) / mineTotal, p / theirTotal]);
 }
 
+/** The column's entry against wllama's post-sampling distribution for the same request. */
+async function agrees(name, prompt, column, wllama, where) {
+  if (column.kept < POST && wllama.probs.length < POST) {
+    if (column.kept !== wllama.probs.length && /unsorted top_p/.test(name)) {
+      await unseenTailMovesTheCut(prompt, column, wllama, where);
+      return;
+    }
+    assert.equal(column.kept, wllama.probs.length, `${where}: kept`);
+    const mine = new Map(column.support);
+    for (const [id, p] of wllama.probs) {
+      assert.ok(mine.has(id), `${where}: wllama keeps ${id}, the column does not`);
+      assert.ok(Math.abs(mine.get(id) - p) <= TOLERANCE, `${where}: token ${id}: ${mine.get(id)} vs wllama ${p}`);
+    }
+  } else {
+    const pairs = renormalised(column.support, wllama.probs);
+    assert.ok(pairs.length >= 0.99 * Math.min(POST, column.kept), `${where}: only ${pairs.length} tokens in common`);
+    for (const [id, mine, theirs] of pairs) assert.ok(Math.abs(mine - theirs) <= TOLERANCE, `${where}: token ${id}: ${mine} vs wllama ${theirs}`);
+  }
+}
+
 for (const [name, params] of Object.entries(SETTINGS)) {
   test(`${name}: the column keeps wllama's tokens, probabilities within 1e-6, on every prompt`, async () => {
     for (const prompt of PROMPTS) {
       const { llama } = await ask("column", prompt, params);
       const wllama = await ask("post", prompt, llama.request, POST, 0);
-      const where = `${prompt} ${params} → ${JSON.stringify(llama.request)}`;
-      if (llama.kept < POST && wllama.probs.length < POST) {
-        if (llama.kept !== wllama.probs.length && /unsorted top_p/.test(name)) {
-          await unseenTailMovesTheCut(prompt, llama, wllama, where);
-          continue;
-        }
-        assert.equal(llama.kept, wllama.probs.length, `${where}: kept`);
-        const mine = new Map(llama.support);
-        for (const [id, p] of wllama.probs) {
-          assert.ok(mine.has(id), `${where}: wllama keeps ${id}, the column does not`);
-          assert.ok(Math.abs(mine.get(id) - p) <= TOLERANCE, `${where}: token ${id}: ${mine.get(id)} vs wllama ${p}`);
-        }
-      } else {
-        const pairs = renormalised(llama.support, wllama.probs);
-        assert.ok(pairs.length >= 0.99 * Math.min(POST, llama.kept), `${where}: only ${pairs.length} tokens in common`);
-        for (const [id, mine, theirs] of pairs) assert.ok(Math.abs(mine - theirs) <= TOLERANCE, `${where}: token ${id}: ${mine} vs wllama ${theirs}`);
-      }
+      await agrees(name, prompt, llama, wllama, `${prompt} ${params} → ${JSON.stringify(llama.request)}`);
+    }
+  });
+}
+
+for (const [name, params] of Object.entries(OLLAMA_SETTINGS)) {
+  test(`Ollama, ${name}: with every field Ollama sends llama-server, the column keeps wllama's tokens, probabilities within 1e-6, on every prompt`, async () => {
+    for (const prompt of PROMPTS) {
+      const { ollama } = await ask("column", prompt, params);
+      assert.equal(ollama.version, "0.32.15");
+      const wllama = await ask("post", prompt, ollama.llama_server, POST, 0);
+      await agrees(name, prompt, ollama, wllama, `Ollama: ${prompt} ${params} → ${JSON.stringify(ollama.llama_server)}`);
     }
   });
 }
@@ -110,7 +154,7 @@ for (const [name, params] of Object.entries(SETTINGS)) {
  * (The log-probabilities and top_p's softmax are two f32 sums in different orders: they differ
  * by up to NORMALISATION.) */
 async function unseenTailMovesTheCut(prompt, llama, wllama, where) {
-  const p = JSON.parse(JSON.stringify(llama.request)).top_p;
+  const p = (llama.llama_server ?? llama.request).top_p;
   const ours = new Set(llama.support.map(([id]) => id));
   const theirs = new Set(wllama.probs.map(([id]) => id));
   const differ = [...theirs].filter((id) => !ours.has(id)).concat([...ours].filter((id) => !theirs.has(id)));

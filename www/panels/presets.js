@@ -12,6 +12,9 @@ const PRESETS = [
   ["top-k-40-top-p-0.9", "top_k 40, top_p 0.9", '{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}', "", "reference"],
   ["smollm2", "SmolLM2's recommended", '{"do_sample": true, "temperature": 0.2, "top_p": 0.9}', "", "more"],
   ["dflash-0.6", "DFlash's temperature 0.6", '{"do_sample": true, "temperature": 0.6}', "", "more"],
+  ["dflash-benchmark", "DFlash's benchmark on vLLM/SGLang", '{"do_sample": true, "temperature": 0.6, "top_p": 1.0, "top_k": 1}', "", "more"],
+  // A port sends no field for do_sample=True: each server samples with its own defaults.
+  ["server-defaults", "leave it to the server", '{"do_sample": true}', "", "more"],
   ["greedy", "greedy", "{}", "", "more"],
   ["temperature-0", "temperature=0, sampling on", '{"do_sample": true, "temperature": 0}', "", "more"],
   ["ties", "ties lab", '{"do_sample": true, "top_k": 2}', "3, 2, 2, 1", "more"],

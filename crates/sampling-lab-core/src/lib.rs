@@ -63,8 +63,8 @@
 //!   keeps (f64), and the dependency-free f32 helper a `sample_f` closure calls.
 //! - [`columns`]: one file per column (a library's sampler for the same call: [`Engine`]), in
 //!   one [`columns::REGISTRY`]: transformers (`hf`), the literal and the corrected candle port,
-//!   DFlash, transformers.js, llama.cpp; why each departs from hf, and where each system's
-//!   "temperature zero" begins.
+//!   DFlash, transformers.js, llama.cpp, and the servers a port sends the call to (vLLM, SGLang,
+//!   mlx-lm, Ollama); why each departs from hf, and where each system's "temperature zero" begins.
 //! - [`output`]: one step under every column ([`Analysis`]), the JSON [`Report`], and Monte Carlo
 //!   draws with each library's own generator ([`MonteCarlo`]).
 //!

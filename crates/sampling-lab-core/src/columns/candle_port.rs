@@ -5,6 +5,7 @@
 //! stable sort, same f32 sums), so it is bit-for-bit the weights candle hands to
 //! `WeightedIndex`. Monte Carlo draws then run the real `LogitsProcessor` to check the mirror.
 
+use super::engine::block_seed;
 use super::{DrawSource, Drawing, TokenSampler, DRAW_BLOCK as BLOCK};
 use crate::arguments::pyvalue::rust_f64;
 use crate::distribution::Distribution;
@@ -209,14 +210,6 @@ impl DrawSource for CandleDraws {
         let (_, processor) = self.processor.as_mut().expect("seeded above");
         self.port.draw(processor, &self.prepared)
     }
-}
-
-/// A seed per block, well apart for neighbouring blocks and seeds (SplitMix64's finaliser).
-fn block_seed(seed: u64, block: usize) -> u64 {
-    let mut z = seed ^ (block as u64).wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// candle's probabilities: `softmax_last_dim(logits / T)` with candle's own ops.

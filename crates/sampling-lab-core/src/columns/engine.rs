@@ -88,6 +88,42 @@ pub struct Drawing {
     pub exact: Distribution,
 }
 
+/// Draws made with a column's own draw algorithm on this crate's seeded generator: block `b` of a
+/// run comes from a generator seeded by `(seed, b)`, so threads that share the blocks out make
+/// exactly the draws of one thread.
+pub(crate) struct BlockDraws<F> {
+    draw: F,
+    seed: u64,
+    /// The generator of the block being drawn, and that block's number.
+    rng: Option<(usize, StdRng)>,
+}
+
+impl<F: FnMut(&mut StdRng) -> u32> BlockDraws<F> {
+    /// Draws `draw(rng)` for a run seeded `seed`.
+    pub(crate) fn new(draw: F, seed: u64) -> Self {
+        BlockDraws { draw, seed, rng: None }
+    }
+}
+
+impl<F: FnMut(&mut StdRng) -> u32> DrawSource for BlockDraws<F> {
+    fn draw(&mut self, index: usize) -> Result<u32, SamplingError> {
+        let block = index / DRAW_BLOCK;
+        if self.rng.as_ref().is_none_or(|(b, _)| *b != block) {
+            self.rng = Some((block, StdRng::seed_from_u64(block_seed(self.seed, block))));
+        }
+        let (_, rng) = self.rng.as_mut().expect("seeded above");
+        Ok((self.draw)(rng))
+    }
+}
+
+/// A seed per block, well apart for neighbouring blocks and seeds (SplitMix64's finaliser).
+pub(crate) fn block_seed(seed: u64, block: usize) -> u64 {
+    let mut z = seed ^ (block as u64).wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// A sampler for the columns whose draw is not the library's own generator (transformers' and
 /// transformers.js' distributions, drawn with a seeded generator of this crate).
 pub struct ExactSampler<F> {

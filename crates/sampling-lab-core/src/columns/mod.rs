@@ -10,10 +10,12 @@
 pub mod candle_port;
 pub mod causes;
 mod engine;
+mod port_request;
 pub mod rust_code;
 pub mod thresholds;
+mod torch_f32;
 
-pub(crate) use engine::ExactSampler;
+pub(crate) use engine::{BlockDraws, ExactSampler};
 pub use engine::{DrawSource, Drawing, Engine, TokenSampler, DRAW_BLOCK};
 
 use crate::arguments::params::{EffectiveParams, GenerateArgs, GenerationConfig};
@@ -45,6 +47,11 @@ registry! {
     dflash,
     transformers_js,
     llama_cpp,
+    vllm,
+    sglang,
+    mlx_lm,
+    ollama,
+
 }
 
 /// A column's name in the report, the page, links and the command line (`hf`, `literal`, …).

@@ -1,7 +1,5 @@
 //! Where "temperature zero" begins, system by system, for one temperature and one step's logits:
-//! every column's own rows (each engine knows its library's threshold), then mlx-lm's, a system
-//! the lab has no column for (ml-explore/mlx-lm `mlx_lm/sample_utils.py` @ d78bf58,
-//! `make_sampler`: `temp == 0` → argmax, otherwise a categorical draw at that temperature).
+//! every column's own rows, in the registry's order (each engine knows its library's threshold).
 
 use super::REGISTRY;
 use crate::arguments::pyvalue::PyValue;
@@ -45,30 +43,13 @@ impl Threshold {
 /// The rows for `temperature` as the call gave it (a Python int or float, for transformers'
 /// type check); none for a temperature passed as None.
 pub fn greedy_thresholds(temperature: PyValue, logits: &[f32]) -> Vec<Threshold> {
-    let Some(t) = temperature.number() else {
+    if temperature.is_none() {
         return Vec::new();
-    };
-    let mut rows: Vec<Threshold> = REGISTRY
+    }
+    REGISTRY
         .iter()
         .flat_map(|column| (column.thresholds)(temperature, logits))
-        .collect();
-    rows.push(if t == 0.0 {
-        Threshold::new(
-            "mlx-lm make_sampler(temp)",
-            Behaviour::Argmax,
-            "temp == 0: mx.argmax".into(),
-        )
-    } else {
-        Threshold::new(
-            "mlx-lm make_sampler(temp)",
-            Behaviour::Sample,
-            format!(
-                "categorical(logits * (1 / {})); only exactly 0 is greedy",
-                temperature.repr()
-            ),
-        )
-    });
-    rows
+        .collect()
 }
 
 /// No rows: for a column whose library's threshold another row already states.

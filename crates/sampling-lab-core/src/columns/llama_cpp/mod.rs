@@ -11,6 +11,9 @@
 //!   heap `partial_sort` for k ≤ 128, 128 value buckets above) → typical → top_p (softmax of what
 //!   is left, f32 sums, the crossing token kept) → min_p (against the max logit) → temperature
 //!   (≤ 0: the first maximum only) → `dist`: softmax, one `std::mt19937` draw per token.
+//! - **Other servers.** The same chain runs behind Ollama ([`super::ollama`]), which fills every
+//!   field with its own values first: a `Server` (`server.rs`) says what a request's missing
+//!   fields take, what a None means, and how the column names itself.
 //!
 //! ```text
 //! generate(do_sample=True, temperature=1.5) on "The capital of France is"
@@ -31,12 +34,14 @@ mod causes;
 mod chain;
 mod libcxx;
 mod request;
+mod server;
 mod sort;
 
 pub use chain::Candidates;
 use chain::Prepared;
 use request::{number, request_code, short};
 pub use request::{Carried, Clamped};
+pub(crate) use server::{Defaults, Rules, Server};
 
 /// llama.cpp's column.
 pub const NAME: ColumnName = ColumnName::new("llama_cpp");
@@ -85,6 +90,8 @@ pub const REPEAT_LAST_N: usize = 64;
 /// llama.cpp's sampling parameters for one request, after its schema's clamps.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LlamaCpp {
+    /// Who runs the chain: what a request's missing fields took, and how the column speaks.
+    pub(crate) server: &'static Server,
     /// Applied after the truncations; ≤ 0: the first maximum only (llama.cpp's greedy decoding).
     pub temperature: f32,
     /// ≤ 0: off.
@@ -212,6 +219,12 @@ impl Engine for LlamaCpp {
                 (None, _) => c.how.clone(),
             })
             .collect();
+        if self.server.fills_every_field {
+            notes.push(format!(
+                "{} puts a value in every field before llama-server reads the request (llama_server): its own defaults where the port sent nothing",
+                self.server.name
+            ));
+        }
         notes.extend(self.clamped.iter().filter_map(|c| {
             c.transformers.as_ref().map(|t| {
                 format!(
@@ -229,7 +242,7 @@ impl Engine for LlamaCpp {
 
     fn details(&self, _step: &StepView) -> Map<String, Value> {
         let mut details = Map::new();
-        details.insert("version".into(), json!(VERSION));
+        details.insert("version".into(), json!(self.server.version));
         let chain: Vec<Value> = self
             .chain()
             .into_iter()
@@ -237,6 +250,9 @@ impl Engine for LlamaCpp {
             .collect();
         details.insert("chain".into(), json!(chain));
         details.insert("request".into(), Value::Object(self.request.clone()));
+        if let Some(forwarded) = self.forwarded() {
+            details.insert("llama_server".into(), Value::Object(forwarded));
+        }
         details.insert("ignored".into(), json!(self.ignored));
         details.insert("clamped".into(), json!(self.clamped));
         details
@@ -247,7 +263,7 @@ impl Engine for LlamaCpp {
     }
 
     fn code(&self) -> Option<String> {
-        Some(request_code(self))
+        self.server.writes_code.then(|| request_code(self))
     }
 
     /// Draw `j` of a run seeded `s` is the first token a request with seed `s + j` draws (the

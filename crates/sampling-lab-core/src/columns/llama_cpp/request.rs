@@ -1,8 +1,10 @@
-//! The request a `generate()` port sends llama.cpp's server, as its schema reads it: each argument
-//! carried over by name (`repetition_penalty` as `repeat_penalty`), `do_sample=False` as
-//! `temperature: 0`, a None as the "off" value; what is not sent keeps llama.cpp's defaults, never
-//! transformers'; out-of-range values are clamped where transformers raises.
+//! The request a `generate()` port sends a server that runs llama.cpp's chain, as llama.cpp's
+//! schema reads it: each argument carried over by name (`repetition_penalty` as
+//! `repeat_penalty`), `do_sample=False` as `temperature: 0`, a None as the "off" value (or, for a
+//! server that fills every field itself, not sent); what is not sent keeps the server's defaults
+//! ([`Server`]), never transformers'; out-of-range values are clamped where transformers raises.
 
+use super::server::{Server, LLAMA_CPP};
 use super::{LlamaCpp, REPEAT_LAST_N};
 use crate::arguments::params::{EffectiveParams, Field, GenerateArgs, Source};
 use crate::arguments::pyvalue::PyValue;
@@ -11,17 +13,12 @@ use crate::columns::Call;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-/// `common_params_sampling`'s defaults, which a request's missing keys keep.
-const DEFAULT_TEMPERATURE: f32 = 0.8;
-const DEFAULT_TOP_K: i32 = 40;
-const DEFAULT_TOP_P: f32 = 0.95;
-const DEFAULT_MIN_P: f32 = 0.05;
 /// A request's argument as llama.cpp reads it, and where it came from.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Carried {
     /// The `generate()` argument as the call wrote it (`None` when not passed).
     pub python: Option<String>,
-    /// The key and value sent to wllama (`None`: nothing sent, llama.cpp's default applies).
+    /// The key and value sent (`None`: nothing sent, the server's default applies).
     pub sent: Option<String>,
     /// How it carried over, in words.
     pub how: String,
@@ -45,7 +42,20 @@ impl LlamaCpp {
     }
 
     pub(super) fn from_call(call: &Call) -> Self {
-        let mut request = Request::default();
+        Self::from_call_for(call, &LLAMA_CPP)
+    }
+
+    /// The request a port of the call sends `server`, as the chain runs it.
+    pub(crate) fn from_call_for(call: &Call, server: &'static Server) -> Self {
+        let mut request = Request {
+            server,
+            sent: Map::new(),
+            carried: Vec::new(),
+            ignored: Vec::new(),
+            clamped: Vec::new(),
+        };
+        let name = server.name;
+        let defaults = &server.defaults;
         let greedy = call
             .args
             .get(Field::DoSample)
@@ -55,7 +65,7 @@ impl LlamaCpp {
                 Field::DoSample,
                 call,
                 Some(("temperature", json!(0))),
-                "llama.cpp has no do_sample: greedy is temperature 0",
+                &format!("{name} has no do_sample: greedy is temperature 0"),
             );
             0.0
         } else {
@@ -63,14 +73,14 @@ impl LlamaCpp {
                 request.note(
                     Field::DoSample,
                     v,
-                    "nothing to send: llama.cpp samples unless the temperature is 0 or less",
+                    &format!("nothing to send: {name} samples unless the temperature is 0 or less"),
                 );
             }
             request.number(
                 Field::Temperature,
                 call,
                 "temperature",
-                DEFAULT_TEMPERATURE,
+                defaults.temperature,
                 1.0,
                 0.0,
                 f32::INFINITY,
@@ -80,7 +90,7 @@ impl LlamaCpp {
             Field::TopK,
             call,
             "top_k",
-            DEFAULT_TOP_K as f32,
+            defaults.top_k as f32,
             0.0,
             0.0,
             i32::MAX as f32,
@@ -94,8 +104,8 @@ impl LlamaCpp {
             f32::NEG_INFINITY,
             f32::INFINITY,
         );
-        let top_p = request.number(Field::TopP, call, "top_p", DEFAULT_TOP_P, 1.0, 0.0, 1.0);
-        let min_p = request.number(Field::MinP, call, "min_p", DEFAULT_MIN_P, 0.0, 0.0, 1.0);
+        let top_p = request.number(Field::TopP, call, "top_p", defaults.top_p, 1.0, 0.0, 1.0);
+        let min_p = request.number(Field::MinP, call, "min_p", defaults.min_p, 0.0, 0.0, 1.0);
         let repeat_penalty = request.number(
             Field::RepetitionPenalty,
             call,
@@ -121,6 +131,7 @@ impl LlamaCpp {
                 .push(format!("generation_config.json ({})", unread.join(", ")));
         }
         LlamaCpp {
+            server,
             temperature,
             top_k,
             top_p,
@@ -135,9 +146,36 @@ impl LlamaCpp {
     }
 }
 
+impl LlamaCpp {
+    /// What a server that fills every field (Ollama) sends llama-server: the port's values as
+    /// sent, the server's defaults in every other field.
+    pub(super) fn forwarded(&self) -> Option<Map<String, Value>> {
+        let server = self.server;
+        if !server.fills_every_field {
+            return None;
+        }
+        let d = &server.defaults;
+        let fields = [
+            ("temperature", number(d.temperature)),
+            ("top_k", json!(d.top_k)),
+            ("top_p", number(d.top_p)),
+            ("min_p", number(d.min_p)),
+            ("typical_p", json!(1.0)),
+            ("repeat_penalty", json!(1.0)),
+            ("repeat_last_n", json!(REPEAT_LAST_N)),
+        ];
+        Some(
+            fields
+                .into_iter()
+                .map(|(key, default)| (key.to_string(), self.request.get(key).cloned().unwrap_or(default)))
+                .collect(),
+        )
+    }
+}
+
 /// The request being built from a call: what is sent, and how each argument carried over.
-#[derive(Default)]
 struct Request {
+    server: &'static Server,
     sent: Map<String, Value>,
     carried: Vec<Carried>,
     ignored: Vec<String>,
@@ -146,7 +184,8 @@ struct Request {
 
 impl Request {
     /// A numeric parameter: passed (clamped to `[low, high]` as the schema does), passed as
-    /// None (`off`, which a port means by None), or not passed (llama.cpp's `default`).
+    /// None (`off`, or not sent, as the server's port does), or not passed (the server's
+    /// `default`).
     #[allow(clippy::too_many_arguments)] // one parameter's whole description, read in one place
     fn number(&mut self, field: Field, call: &Call, key: &str, default: f32, off: f32, low: f32, high: f32) -> f32 {
         let Some(value) = call.args.get(field) else {
@@ -155,12 +194,21 @@ impl Request {
                 self.carried.push(Carried {
                     python: None,
                     sent: None,
-                    how: format!("not passed: llama.cpp's default {key} {}", short(default)),
+                    how: format!("not passed: {} {key} {}", defaults_of(self.server), short(default)),
                 });
             }
             return default;
         };
         let Some(x) = value.number() else {
+            if self.server.fills_every_field {
+                let how = format!(
+                    "not sent, so {} {key} {} applies",
+                    defaults_of(self.server),
+                    short(default)
+                );
+                self.note(field, value, &how);
+                return default;
+            }
             self.carry(
                 field,
                 call,
@@ -220,6 +268,11 @@ impl Request {
             how: how.into(),
         });
     }
+}
+
+/// "llama.cpp's default", "Ollama's default": how a note names where a value came from.
+pub(super) fn defaults_of(server: &Server) -> String {
+    format!("{}'s default", server.name)
 }
 
 pub(super) fn is_off(key: &str, value: f32) -> bool {

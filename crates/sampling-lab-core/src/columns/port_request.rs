@@ -1,0 +1,149 @@
+//! The request a `generate()` port sends a serving runtime (vLLM, SGLang, mlx-lm): one rule for
+//! every runtime, written apart from any of them (`reference/runtimes/port_request.py` is the
+//! same rule in Python, which the fixtures and the mlx-lm oracle use).
+//!
+//! - `temperature`, `top_k`, `top_p`, `min_p` and `repetition_penalty` carry over by name (each
+//!   runtime may spell one differently: mlx-lm's `temp`), exactly as passed: an int stays an int,
+//!   and a value transformers would refuse is sent all the same, for the runtime to judge.
+//! - `do_sample=False` sends `temperature: 0` (greedy in every runtime, whatever temperature was
+//!   passed); `do_sample=True` sends nothing, as no runtime has the flag.
+//! - An argument passed as None is not sent, so the runtime's own default applies.
+//! - An argument the runtime has no field for is listed as ignored; what is not sent takes the
+//!   runtime's default, never transformers'.
+
+use crate::arguments::params::{Field, GenerateArgs};
+use crate::arguments::pyvalue::PyValue;
+use serde_json::{Map, Value};
+
+/// The arguments that carry over, and how a runtime spells each.
+pub(crate) type Names = [(Field, &'static str)];
+
+/// The same names as `generate()`'s.
+pub(crate) const SAME_NAMES: [(Field, &str); 5] = [
+    (Field::Temperature, "temperature"),
+    (Field::TopK, "top_k"),
+    (Field::TopP, "top_p"),
+    (Field::MinP, "min_p"),
+    (Field::RepetitionPenalty, "repetition_penalty"),
+];
+
+/// What a port of one call sends, and what it cannot.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct PortRequest {
+    /// The fields sent, in the call's order: the runtime's key, the argument, the value as passed.
+    pub(crate) sent: Vec<(&'static str, Field, PyValue)>,
+    /// Arguments passed that the runtime has no field for, as `name=value`.
+    pub(crate) ignored: Vec<String>,
+    /// `do_sample=False` became `temperature: 0`.
+    pub(crate) greedy_by_do_sample: bool,
+}
+
+impl PortRequest {
+    /// The request for `args` to a runtime whose fields are `names`.
+    pub(crate) fn new(args: &GenerateArgs, names: &Names) -> Self {
+        let mut request = PortRequest {
+            sent: Vec::new(),
+            ignored: Vec::new(),
+            greedy_by_do_sample: false,
+        };
+        for (field, value) in args.passed() {
+            if field == Field::DoSample {
+                continue;
+            }
+            match names.iter().find(|(f, _)| *f == field) {
+                Some((_, key)) if !value.is_none() => request.sent.push((key, field, value)),
+                Some(_) => {}
+                None => request.ignored.push(format!("{}={}", field.name(), value.repr())),
+            }
+        }
+        if args.get(Field::DoSample) == Some(PyValue::Bool(false)) {
+            let key = names
+                .iter()
+                .find(|(f, _)| *f == Field::Temperature)
+                .map_or("temperature", |(_, k)| k);
+            match request.sent.iter_mut().find(|(_, f, _)| *f == Field::Temperature) {
+                Some(entry) => entry.2 = PyValue::Int(0),
+                None => request.sent.push((key, Field::Temperature, PyValue::Int(0))),
+            }
+            request.greedy_by_do_sample = true;
+        }
+        request
+    }
+
+    /// The value sent for `field`, if any.
+    pub(crate) fn get(&self, field: Field) -> Option<PyValue> {
+        self.sent.iter().find(|(_, f, _)| *f == field).map(|(_, _, v)| *v)
+    }
+
+    /// The request's fields as JSON, in the runtime's names.
+    pub(crate) fn json(&self) -> Map<String, Value> {
+        self.sent
+            .iter()
+            .map(|(key, _, v)| ((*key).to_string(), v.to_json()))
+            .collect()
+    }
+
+    /// How each argument of the call carried over, for the report's notes.
+    pub(crate) fn notes(&self, args: &GenerateArgs, runtime: &str) -> Vec<String> {
+        let mut notes = vec![format!(
+            "the request a generate() port sends {runtime}: each argument by name as passed, do_sample=False as \
+             temperature 0; do_sample=True and a None send nothing, so {runtime}'s defaults apply (a judgement call: \
+             a port could fill in transformers' defaults instead)"
+        )];
+        for (field, value) in args.passed() {
+            let python = format!("{}={}", field.name(), value.repr());
+            let note = if field == Field::DoSample {
+                if self.greedy_by_do_sample {
+                    format!("{python} → temperature: 0 ({runtime} has no do_sample: greedy is temperature 0)")
+                } else {
+                    format!("{python}: nothing to send ({runtime} has no do_sample)")
+                }
+            } else if let Some((key, _, sent)) = self.sent.iter().find(|(_, f, _)| *f == field) {
+                if self.greedy_by_do_sample && field == Field::Temperature {
+                    format!("{python}: replaced by temperature 0 (do_sample=False)")
+                } else {
+                    format!("{python} → {key}: {}", sent.to_json())
+                }
+            } else if value.is_none() {
+                format!("{python}: not sent, so {runtime}'s default applies")
+            } else {
+                continue; // listed among the ignored
+            };
+            notes.push(note);
+        }
+        notes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(kwargs: &str) -> PortRequest {
+        PortRequest::new(&GenerateArgs::from_json_str(kwargs).unwrap(), &SAME_NAMES)
+    }
+
+    #[test]
+    fn values_carry_over_as_passed_and_none_is_not_sent() {
+        let r = request(r#"{"do_sample": true, "temperature": 2, "top_k": null, "top_p": 1.5}"#);
+        assert_eq!(
+            serde_json::Value::Object(r.json()),
+            serde_json::json!({"temperature": 2, "top_p": 1.5})
+        );
+        assert!(r.ignored.is_empty());
+    }
+
+    #[test]
+    fn do_sample_false_sends_temperature_zero_over_any_temperature() {
+        let r = request(r#"{"do_sample": false, "temperature": 0.7}"#);
+        assert_eq!(r.get(Field::Temperature), Some(PyValue::Int(0)));
+        assert!(r.greedy_by_do_sample);
+    }
+
+    #[test]
+    fn arguments_without_a_field_are_listed_as_ignored() {
+        let r = request(r#"{"typical_p": 0.9, "no_repeat_ngram_size": 3}"#);
+        assert_eq!(r.ignored, ["typical_p=0.9", "no_repeat_ngram_size=3"]);
+        assert!(r.sent.is_empty());
+    }
+}
