@@ -1,9 +1,10 @@
 // The page's core flows where readers are: Chromium, Firefox ESR and WebKitGTK (Debian's
 // packages), each on `make site`'s dist/ with its _headers, as a host that sends them serves it.
-// In each: the first figures are the CLI's, greedy generation gives the native build's ids, a
-// branch goes on from another token, the embed fits 720 × 600, an exercise is checked wrong and
-// then right, and the page comes back from a crash of its wasm — with no page error. WebKitGTK
-// has no SharedArrayBuffer even when isolated: the page must not need one.
+// In each: the first figures are the CLI's before the model is there, greedy generation gives
+// the native build's ids, a branch goes on from another token, an exercise is checked wrong and
+// then right without the model, the embed fits 720 × 600 and asks for no model, and the page
+// comes back from a crash of its wasm — with no page error. WebKitGTK has no SharedArrayBuffer
+// even when isolated: the page must not need one.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
@@ -58,7 +59,6 @@ for (const [key, start] of Object.entries(ENGINES)) {
     try {
       await engine.goto(base);
       const opened = await run(`
-        await ready();
         await figure("kept-hf");
         press("top_k 40");
         await until(() => text("[data-testid=kept-hf]") === "40", "top_k 40's figures");
@@ -72,6 +72,7 @@ for (const [key, start] of Object.entries(ENGINES)) {
       console.log(`# ${engine.name}: isolated, SharedArrayBuffer ${opened.sharedMemory ? "available" : "absent"}`);
 
       const ids = await run(`
+        await ready();
         fill("#params", "{}");
         fill("#max-new-tokens", "8");
         press("Generate");
@@ -103,7 +104,6 @@ for (const [key, start] of Object.entries(ENGINES)) {
 
       await engine.goto(`${base}?exercises=default`);
       const exercise = await run(`
-        await ready();
         await until(() => /How many tokens can transformers draw/.test(text("[data-testid=exercise-task]")), "the first exercise");
         fill("#ex-input", "49152");
         press("Check");
@@ -119,13 +119,13 @@ for (const [key, start] of Object.entries(ENGINES)) {
       await engine.resize(720, 600);
       await engine.goto(`${base}?embed=1&preset=temp-0.7&params=%7B%22do_sample%22%3Atrue%2C%22temperature%22%3A0.7%7D`);
       const embed = await run(`
-        await ready();
         await until(() => text("[data-testid=kept-hf]") === "50", "the embed's figures");
         const shown = (s) => { const el = $(s); return Boolean(el && el.getClientRects().length); };
-        return { height: document.documentElement.scrollHeight, inner: innerHeight, chart: shown("#chart-overlay"), controls: shown(".controls"), errors: window.pageErrors };`);
+        return { height: document.documentElement.scrollHeight, inner: innerHeight, chart: shown("#chart-overlay"), controls: shown(".controls"), model: text("[data-testid=model-status]"), errors: window.pageErrors };`);
       assert.ok(embed.height <= 600 && embed.inner <= 600, `${engine.name}: the embed is ${embed.height} px tall in ${embed.inner}`);
       assert.equal(embed.chart, true);
       assert.equal(embed.controls, false);
+      assert.notEqual(embed.model, "ready", `${engine.name}: the embed's figures need no model`);
       assert.deepEqual(embed.errors, []);
       await engine.screenshot(`target/screenshots/${key}-embed.png`);
       // The one error a console may show is the panic the test asked for (the worker reports it).
