@@ -9,12 +9,14 @@
 //! `sampling-lab logits --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT]
 //!  [--precision exact|fast] --out FILE.npy`
 //! `sampling-lab export-hub --model FILE.gguf --out DIR [--dtype f32|bf16|f16]`
+//! `sampling-lab port (--logits FILE | --model PATH --prompt TEXT ...) --params JSON [--format text|json]`
 //! `sampling-lab rules`
 //!
 //! `inspect` prints one JSON report on stdout; `generate` streams the answer's text; `logits`
 //! writes the next-token logits after a chat as `.npy` (exact precision gives the page's bits on
 //! any CPU, so the file is a witness of what the page computes); `export-hub`
-//! writes the GGUF's model in the Hugging Face layout; `rules` lists the causes a report can name
+//! writes the GGUF's model in the Hugging Face layout; `port` prints, for each column, the request
+//! that makes that runtime sample from transformers' distribution at this step, checked; `rules` lists the causes a report can name
 //! (the names exercise sets use), one per line with its column. The exit status is non-zero only for unusable input
 //! (unreadable file, malformed JSON, wrong shape), with a one-line message on stderr; parameters
 //! transformers rejects are part of the report, not a failure.
@@ -26,7 +28,7 @@ use sampling_lab::model::{export, Chat, Model, Precision};
 use sampling_lab_core::columns::causes::Rule;
 use sampling_lab_core::columns::{dflash, hf};
 use sampling_lab_core::output::monte_carlo::MonteCarlo;
-use sampling_lab_core::{Analysis, GenerateArgs, GenerationConfig, Inspection};
+use sampling_lab_core::{Analysis, GenerateArgs, GenerationConfig, Inspection, Port};
 use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;
@@ -45,6 +47,8 @@ const USAGE: &str = "usage:
   sampling-lab logits --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT]
                       [--precision exact|fast] --out FILE.npy
   sampling-lab export-hub --model FILE.gguf --out DIR [--dtype f32|bf16|f16]
+  sampling-lab port (--logits FILE | --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT])
+                    --params JSON [--generation-config FILE] [--context-ids JSON] [--format text|json]
   sampling-lab rules
 PATH is a .gguf file or a directory in the Hugging Face layout (config.json, model.safetensors, tokenizer.json, ...).
 COLUMN is one of the columns of the report:";
@@ -87,6 +91,7 @@ fn run(args: &[String]) -> CliResult<String> {
         Some("speculate") => speculate(&Flags::parse(&args[1..])?),
         Some("logits") => logits(&Flags::parse(&args[1..])?),
         Some("export-hub") => export_hub(&Flags::parse(&args[1..])?),
+        Some("port") => port(&Flags::parse(&args[1..])?),
         Some("rules") => Ok(rules()),
         Some("-h" | "--help") | None => Err(usage().into()),
         Some(other) => Err(format!("unknown command `{other}`; {}", usage()).into()),
@@ -161,6 +166,13 @@ fn inspect(flags: &Flags) -> CliResult<String> {
         flags,
         &["logits", "params", "generation-config", "context-ids", "draws", "seed"],
     )?;
+    let input = logits_inspection(flags)?;
+    let analysis = Analysis::run(&input);
+    printed(flags, &input, &analysis, analysis.report())
+}
+
+/// The step `--logits`, `--params`, `--generation-config` and `--context-ids` name.
+fn logits_inspection(flags: &Flags) -> CliResult<Inspection> {
     let logits = parse_logits(&read(flags.get("logits").ok_or_else(usage)?)?)?;
     let context_ids: Vec<u32> = match flags.get("context-ids") {
         Some(text) => {
@@ -169,9 +181,50 @@ fn inspect(flags: &Flags) -> CliResult<String> {
         None => Vec::new(),
     };
     let args = GenerateArgs::from_json_str(flags.get("params").ok_or_else(usage)?)?;
-    let input = Inspection::new(logits, args, generation_config(flags)?, context_ids)?;
-    let analysis = Analysis::run(&input);
-    printed(flags, &input, &analysis, analysis.report())
+    Ok(Inspection::new(logits, args, generation_config(flags)?, context_ids)?)
+}
+
+/// Each column's request that samples from transformers' distribution at the step, checked.
+fn port(flags: &Flags) -> CliResult<String> {
+    let json = match flags.get("format").unwrap_or("text") {
+        "text" => false,
+        "json" => true,
+        other => return Err(format!("--format must be text or json, not `{other}`").into()),
+    };
+    let input = if flags.get("model").is_some() {
+        check_flags(flags, &[&MODEL_FLAGS[..], &["generation-config", "format"]].concat())?;
+        let (model, ids) = load_model(flags)?;
+        let logits = model.next_logits(&ids)?;
+        let args = GenerateArgs::from_json_str(flags.get("params").ok_or_else(usage)?)?;
+        StepLogits::new(Arc::new(model), logits, ids).inspection(args, generation_config(flags)?)?
+    } else {
+        check_flags(
+            flags,
+            &["logits", "params", "generation-config", "context-ids", "format"],
+        )?;
+        logits_inspection(flags)?
+    };
+    let ports = Port::all(&input)?;
+    if json {
+        return Ok(serde_json::to_string(&ports)?);
+    }
+    let mut text = format!("{}\n", input.args.python_call());
+    for port in &ports {
+        text += &format!("\n== {}: {}\n", port.column, port.verdict);
+        let requests = [
+            ("fixed request", Some(&port.fixed)),
+            ("this step only", port.this_step.as_ref()),
+        ];
+        for (kind, request) in requests {
+            let Some(r) = request else { continue };
+            text += &format!("-- {kind}: {} (TV {:.4})\n", r.call, r.tv);
+            if let Some(code) = &r.code {
+                text += code.trim_end();
+                text += "\n";
+            }
+        }
+    }
+    Ok(text.trim_end().to_string())
 }
 
 /// What `inspect` prints: the report, and `monte_carlo` when `--draws` asks for it.

@@ -299,3 +299,100 @@ fn logits_writes_the_models_step_as_npy_which_inspect_reads_back() {
         assert_eq!(from_file[column]["support"], from_model[column]["support"], "{column}");
     }
 }
+
+/// `port --format json` for the reference logits.
+fn ports(params: &str) -> Vec<Value> {
+    let out = run("port", &["--logits", REFERENCE, "--params", params, "--format", "json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice::<Value>(&out.stdout)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+#[test]
+fn port_requests_that_agree_give_tv_zero_when_inspect_runs_them() {
+    for call in [
+        r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#,
+        r#"{"do_sample": true, "temperature": 0.2, "top_p": 0.9}"#,
+        r#"{"do_sample": true}"#,
+    ] {
+        let hf_kept = report(&["--logits", REFERENCE, "--params", call])["hf"]["kept"].clone();
+        let ports = ports(call);
+        let columns: Vec<&str> = sampling_lab_core::ColumnName::all().skip(1).map(|s| s.name()).collect();
+        let listed: Vec<&str> = ports.iter().map(|p| p["column"].as_str().unwrap()).collect();
+        assert_eq!(listed, columns, "every column but hf, in the registry's order");
+        let mut agreeing = 0;
+        for port in &ports {
+            let column = port["column"].as_str().unwrap();
+            for request in [&port["fixed"], &port["this_step"]] {
+                if request.is_null() {
+                    continue;
+                }
+                // Run the request through inspect, apart from port's own check.
+                let r = report(&["--logits", REFERENCE, "--params", &request["params"].to_string()]);
+                assert_eq!(
+                    r["hf"]["kept"], hf_kept,
+                    "{column}: the request keeps what transformers keeps"
+                );
+                let tv = r["compare"][column]["tv"].as_f64().unwrap();
+                assert!(
+                    (tv - request["tv"].as_f64().unwrap()).abs() < 1e-12,
+                    "{column}: {request}"
+                );
+                if request["agrees"] == true {
+                    assert!(tv < 1e-6, "{column}: {} agrees, yet TV {tv}", request["call"]);
+                    agreeing += 1;
+                }
+            }
+        }
+        assert!(
+            agreeing >= columns.len() - 1,
+            "{call}: only {agreeing} agree (DFlash alone may not)"
+        );
+    }
+}
+
+#[test]
+fn port_prints_each_column_s_verdict_and_code_to_copy() {
+    let out = run(
+        "port",
+        &[
+            "--logits",
+            REFERENCE,
+            "--params",
+            r#"{"do_sample": true, "temperature": 0.7, "top_p": 0.9}"#,
+        ],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("generate(do_sample=True, temperature=0.7, top_p=0.9)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("== vllm: vLLM samples from transformers' distribution here with this request."),
+        "{text}"
+    );
+    assert!(
+        text.contains("SamplingParams(temperature=0.7, top_p=0.9, top_k=50)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("== mlx_lm: The call's values do not make mlx-lm sample"),
+        "{text}"
+    );
+    assert!(text.contains("sampler = make_sampler(temp=0.7, top_k="), "{text}");
+    let refused = run(
+        "port",
+        &[
+            "--logits",
+            REFERENCE,
+            "--params",
+            r#"{"do_sample": true, "top_p": -0.5}"#,
+        ],
+    );
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("`top_p` has to be a float > 0 and < 1"));
+}

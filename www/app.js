@@ -20,6 +20,7 @@ import { presetButtons } from "./panels/presets.js";
 import { redraw, refresh, showDistribution } from "./panels/inspection.js";
 import { copyCode, copyLink, embedThis, restoreState, saveState } from "./state/share.js";
 import { setStatus, showError } from "./panels/status.js";
+import { refreshPort, showPort, showPortError } from "./panels/port.js";
 import { listenForModels, loadFailed, loadModel, markModelControls, runAfterModel, showLoadProgress, showModelReady, showNeedsModel } from "./panels/model-panel.js";
 import { generate, generationFailed, listenForGeneration, selectStep, showDone, showRewound, showToken, showTokenAlternatives } from "./panels/generation-panel.js";
 import { drawingDone, listenForDraws, showDrawEstimate, showConverging, showDrawn, showDrawProgress } from "./panels/montecarlo.js";
@@ -87,6 +88,7 @@ const HANDLERS = {
   [Reply.distribution]: showDistribution,
   [Reply.converging]: showConverging,
   [Reply.monteCarlo]: showDrawn,
+  [Reply.port]: showPort,
   [Reply.token]: showToken,
   [Reply.rewound]: showRewound,
   [Reply.done]: showDone,
@@ -102,6 +104,8 @@ const HANDLERS = {
     if (requests.is(Purpose.inspect, id)) judgingFailed(message);
     observeFailed(id, message);
     if (requests.is(Purpose.load, id)) loadFailed();
+    // transformers' refusal is already the figures' error line: the panel says it has nothing.
+    if (showPortError(id, message)) return;
     showError(message);
   },
 };
@@ -156,6 +160,7 @@ function setUp() {
     if (exported && page.lastReport) exportReport(exported.dataset.export, page.lastReport);
   });
   $("log-scale").addEventListener("change", () => { saveState(); redraw(); });
+  $("port-box").addEventListener("toggle", refreshPort);
   listenForModels();
   listenForGeneration();
   listenForDraws();

@@ -4,7 +4,7 @@
 use super::{args, generation_config, to_js};
 use crate::logits_file;
 use sampling_lab_core::output::monte_carlo;
-use sampling_lab_core::{Analysis, Inspection, Part};
+use sampling_lab_core::{Analysis, Inspection, Part, Port};
 use wasm_bindgen::prelude::*;
 
 fn inspection(
@@ -28,6 +28,19 @@ pub fn inspect(
 ) -> Result<JsValue, JsError> {
     let input = inspection(logits, params_json, generation_config_json, context_ids)?;
     to_js(&Analysis::run(&input).report())
+}
+
+/// Each column's request that samples from transformers' distribution at this step, checked
+/// (`sampling-lab port`): `[{column, fixed, this_step, verdict}]`.
+#[wasm_bindgen]
+pub fn port(
+    logits: Vec<f32>,
+    params_json: &str,
+    generation_config_json: Option<String>,
+    context_ids: Vec<u32>,
+) -> Result<JsValue, JsError> {
+    let input = inspection(logits, params_json, generation_config_json, context_ids)?;
+    to_js(&Port::all(&input)?)
 }
 
 /// `draws` seeded draws of both ports with the real candle `LogitsProcessor`, to be made in

@@ -91,6 +91,12 @@ export function cliInspect(params, extra = []) {
     "--answer-prefix", REFERENCE.answerPrefix, "--params", JSON.stringify(params), ...extra]).stdout);
 }
 
+/** `sampling-lab port --model --format json` for the reference chat. */
+export function cliPort(params) {
+  return JSON.parse(cli(["port", "--model", MODEL, "--prompt", REFERENCE.prompt,
+    "--answer-prefix", REFERENCE.answerPrefix, "--params", JSON.stringify(params), "--format", "json"]).stdout);
+}
+
 /** `sampling-lab inspect --logits` for synthetic logits. */
 export function cliInspectLogits(logits, params) {
   const file = join(mkdtempSync(join(tmpdir(), "sampling-lab-")), "logits.json");

@@ -11,6 +11,7 @@ import { saveState } from "../state/share.js";
 import { showError } from "./status.js";
 import { showTokenDetail } from "./token-detail.js";
 import { loadModel } from "./model-panel.js";
+import { refreshPort } from "./port.js";
 import { $, showReport, showView } from "./view.js";
 
 /** Saves the state and asks for the report of the step on screen (once the worker runs: the
@@ -25,6 +26,7 @@ export function refresh() {
   requests.send(Purpose.inspect, {
     type: Request.inspect, chat: chat(), params: $("params").value, generationConfig: generationConfig(), step: page.step, logits: syntheticLogits(),
   });
+  refreshPort();
 }
 
 /** Synthetic logits (the ties lab) replace the model's: the chat is then not used, and says so. */

@@ -1,7 +1,7 @@
 // The message protocol between the page and its worker (worker/worker.js), which owns the wasm
 // instances. Every number the page shows comes from these messages: the page computes no semantics.
 //
-// The worker starts on the sampling core alone and answers `render`, `inspect` and `monteCarlo`
+// The worker starts on the sampling core alone and answers `render`, `inspect`, `port` and `monteCarlo`
 // for the chats the page ships steps of (and for synthetic logits) without a model; for another
 // chat it replies `needsModel`. Everything else needs a model: the page sends `load` first.
 //
@@ -14,6 +14,9 @@
 //                                               logits: synthetic scores as text ("3, 2, 2, 1"),
 //                                               inspected instead of the model's when given
 //   monteCarlo  { id, chat, params, generationConfig, step, logits, draws, seed }
+//   port        { id, chat, params, generationConfig, step, logits }
+//                                               each column's request that samples from
+//                                               transformers' distribution at the step
 //   generate    { id, chat, options }           options: GenerationOptions (pkg/sampling_lab.d.ts)
 //   alternatives{ id, step, params, generationConfig, supersedes? }
 //                                               the five most probable tokens under hf and under
@@ -71,6 +74,7 @@
 //   converging  { id, points }                  while drawing: [[port, draws, tv, bound], ...] of
 //                                               this worker's draws so far
 //   monteCarlo  { id, result, cancelled }       the draws made (all of them unless cancelled)
+//   port        { id, ports }                   `sampling-lab port --format json` for the step
 //   token       { id, step }                    {index, token, token_text, text, finish}
 //   rewound     { id, fork, steps, branches }   the generation from generated token `fork` on is
 //                                               now `steps`; branches: [{fork, tokens, text}] left
@@ -121,6 +125,7 @@ export const Request = Object.freeze({
   render: "render",
   inspect: "inspect",
   monteCarlo: "monteCarlo",
+  port: "port",
   generate: "generate",
   speculate: "speculate",
   alternatives: "alternatives",
@@ -141,6 +146,7 @@ export const Reply = Object.freeze({
   distribution: "distribution",
   monteCarlo: "monteCarlo",
   converging: "converging",
+  port: "port",
   token: "token",
   rewound: "rewound",
   done: "done",

@@ -51,6 +51,7 @@ export const Purpose = Object.freeze({
   inspect: "inspect",
   generation: "generation",
   monteCarlo: "monteCarlo",
+  port: "port",
   speculate: "speculate",
   look: "look",
   branchChoices: "branchChoices",

@@ -84,6 +84,7 @@ async function handle(data, files) {
     case Request.render: return render(data);
     case Request.inspect: return inspect(data);
     case Request.monteCarlo: return monteCarlo(data);
+    case Request.port: return port(data);
     case Request.generate: return generate(data);
     case Request.alternatives: return postMessage(alternatives(data));
     case Request.branch: return branch(data);
@@ -226,6 +227,12 @@ async function drawJob(request) {
   } finally {
     job.free();
   }
+}
+
+/** Each column's request that samples from transformers' distribution at the step on screen. */
+async function port(request) {
+  const job = await drawJob(request);
+  if (job) postMessage({ type: Reply.port, id: request.id, ports: core.port(job.logits, job.params, job.generationConfig, job.contextIds) });
 }
 
 /** Both ports' draws, shared with the draw worker where this worker can start one (draws.js). */

@@ -90,4 +90,5 @@ pub use error::SamplingError;
 pub use inspection::{check_logits, Inspection};
 pub use output::analysis::Analysis;
 pub use output::monte_carlo::{MonteCarlo, MonteCarloRun, Part};
+pub use output::port::{Port, Request};
 pub use output::report::Report;

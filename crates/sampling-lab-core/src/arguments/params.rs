@@ -209,7 +209,11 @@ impl GenerateArgs {
     /// # Ok::<(), sampling_lab_core::SamplingError>(())
     /// ```
     pub fn python_call(&self) -> String {
-        let mut parts: Vec<String> = self.passed.iter().map(|(f, v)| format!("{}={}", f.name(), v.repr())).collect();
+        let mut parts: Vec<String> = self
+            .passed
+            .iter()
+            .map(|(f, v)| format!("{}={}", f.name(), v.repr()))
+            .collect();
         if let Some(n) = self.max_new_tokens {
             parts.push(format!("max_new_tokens={n}"));
         }
@@ -219,8 +223,20 @@ impl GenerateArgs {
     /// Passes `field = value`, replacing an earlier value: for calls built in code rather than
     /// read from JSON.
     pub fn set(&mut self, field: Field, value: PyValue) {
-        self.passed.retain(|(f, _)| *f != field);
-        self.passed.push((field, value));
+        match self.passed.iter_mut().find(|(f, _)| *f == field) {
+            Some(entry) => entry.1 = value,
+            None => self.passed.push((field, value)),
+        }
+    }
+
+    /// The arguments passed, as the JSON object [`GenerateArgs::from_json`] reads.
+    pub fn to_json(&self) -> Value {
+        Value::Object(
+            self.passed
+                .iter()
+                .map(|(f, v)| (f.name().to_string(), v.to_json()))
+                .collect(),
+        )
     }
 }
 

@@ -55,7 +55,7 @@ static OLLAMA: Server = Server {
         min_p: 0.0,
     },
     fills_every_field: true,
-    writes_code: false,
+    code: ollama_code,
     rules: Rules {
         accepts: ACCEPTS,
         defaults: DEFAULTS,
@@ -77,7 +77,7 @@ pub static COLUMN: Column = Column {
     definition: "Ollama 0.32.15's /api/generate, sent the options a generate() port sends: llama.cpp's chain \
         (llama-server) with Ollama's values in every field — top_k 40, top_p 0.9, min_p 0 at temperature 1, then \
         temperature 0.8 — unless sent; a None is not sent.",
-    code: None,
+    code: Some("Python"),
     draws: true,
     from_call: |call| Box::new(LlamaCpp::from_call_for(call, &OLLAMA)),
     thresholds,
@@ -96,6 +96,26 @@ pub static COLUMN: Column = Column {
 /// Options the port sends, as Ollama (then llama-server) reads them.
 pub fn from_args(args: &crate::GenerateArgs, generation_config: Option<&crate::GenerationConfig>) -> LlamaCpp {
     LlamaCpp::from_call_for(&super::Call::new(args, generation_config), &OLLAMA)
+}
+
+/// The options a port sends, as an Ollama user writes them with the `ollama` Python client.
+fn ollama_code(chain: &LlamaCpp) -> String {
+    let options: Vec<String> = chain
+        .request
+        .iter()
+        .map(|(key, value)| match value {
+            serde_json::Value::Bool(b) => format!("\"{key}\": {}", if *b { "True" } else { "False" }),
+            v => format!("\"{key}\": {v}"),
+        })
+        .collect();
+    let mut code = format!(
+        "import ollama\n\nollama.generate(model=\"smollm2:135m\", prompt=prompt, options={{{}}})\n",
+        options.join(", ")
+    );
+    if !chain.ignored.is_empty() {
+        code += &format!("# Nothing in Ollama reads {}.\n", chain.ignored.join(", "));
+    }
+    code
 }
 
 fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {

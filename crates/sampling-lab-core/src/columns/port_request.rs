@@ -83,6 +83,35 @@ impl PortRequest {
             .collect()
     }
 
+    /// The fields sent as Python keyword arguments, in the runtime's names: `temp=0.7, top_k=50`.
+    pub(crate) fn python_kwargs(&self) -> String {
+        let kwargs: Vec<String> = self
+            .sent
+            .iter()
+            .map(|(key, _, v)| format!("{key}={}", v.repr()))
+            .collect();
+        kwargs.join(", ")
+    }
+
+    /// The fields sent as a Python dict (also the JSON body's fields): `{"top_k": 50}`.
+    pub(crate) fn python_dict(&self) -> String {
+        let fields: Vec<String> = self
+            .sent
+            .iter()
+            .map(|(key, _, v)| format!("\"{key}\": {}", v.repr()))
+            .collect();
+        format!("{{{}}}", fields.join(", "))
+    }
+
+    /// A closing comment for the code a user copies: what the runtime has no field for.
+    pub(crate) fn ignored_comment(&self, runtime: &str, comment: &str) -> String {
+        if self.ignored.is_empty() {
+            String::new()
+        } else {
+            format!("{comment} {runtime} has no field for {}.\n", self.ignored.join(", "))
+        }
+    }
+
     /// How each argument of the call carried over, for the report's notes.
     pub(crate) fn notes(&self, args: &GenerateArgs, runtime: &str) -> Vec<String> {
         let mut notes = vec![format!(
@@ -138,6 +167,17 @@ mod tests {
         let r = request(r#"{"do_sample": false, "temperature": 0.7}"#);
         assert_eq!(r.get(Field::Temperature), Some(PyValue::Int(0)));
         assert!(r.greedy_by_do_sample);
+    }
+
+    #[test]
+    fn the_request_reads_as_python_keywords_and_as_a_dict() {
+        let r = request(r#"{"do_sample": true, "temperature": 0.7, "top_k": 50, "typical_p": 0.9}"#);
+        assert_eq!(r.python_kwargs(), "temperature=0.7, top_k=50");
+        assert_eq!(r.python_dict(), r#"{"temperature": 0.7, "top_k": 50}"#);
+        assert_eq!(
+            r.ignored_comment("vLLM", "#"),
+            "# vLLM has no field for typical_p=0.9.\n"
+        );
     }
 
     #[test]

@@ -45,13 +45,13 @@ pub static COLUMN: Column = Column {
     in_a_sentence: "transformers.js",
     definition: "transformers.js 4.3.2 (@huggingface/transformers on npm), generate() in JavaScript: \
         its top-p warper is commented out, top_k keeps exactly k, temperature 0 decodes greedily.",
-    code: None,
+    code: Some("JavaScript"),
     draws: false,
     from_call: |call| {
-        Box::new(TransformersJsColumn(TransformersJs::from_args(
-            call.args,
-            call.generation_config,
-        )))
+        Box::new(TransformersJsColumn(
+            TransformersJs::from_args(call.args, call.generation_config),
+            options_code(call.args),
+        ))
     },
     thresholds,
     rules: &[REFUSED, ACCEPTS, TOP_P_IGNORED, EXACTLY_K, ARITHMETIC],
@@ -231,7 +231,25 @@ fn first_maximum(scores: &[f32]) -> usize {
 }
 
 /// transformers.js' sampler for the call, or what it throws setting it up.
-struct TransformersJsColumn(Result<TransformersJs, SamplingError>);
+struct TransformersJsColumn(Result<TransformersJs, SamplingError>, String);
+
+/// The call as a transformers.js user writes it: `generate()`'s own names, values as passed (a
+/// None as `null`, which transformers.js copies over the model's value).
+fn options_code(args: &GenerateArgs) -> String {
+    let options: Vec<String> = args
+        .passed()
+        .map(|(field, value)| format!("{}: {}", field.name(), value.to_json()))
+        .collect();
+    let options = if options.is_empty() {
+        String::new()
+    } else {
+        format!(" {},", options.join(", "))
+    };
+    format!(
+        "// @huggingface/transformers {VERSION}\n\
+         const output = await generator(messages, {{{options} max_new_tokens }});\n"
+    )
+}
 
 impl Engine for TransformersJsColumn {
     fn distribution(&self, logits: &[f32], context: &[u32]) -> Result<Distribution, SamplingError> {
@@ -266,6 +284,10 @@ impl Engine for TransformersJsColumn {
         details.insert("ignored".into(), json!(ignored));
         details.insert("switched_to_greedy".into(), json!(switched));
         details
+    }
+
+    fn code(&self) -> Option<String> {
+        Some(self.1.clone())
     }
 
     fn causes(&self, step: &StepView) -> Vec<Cause> {

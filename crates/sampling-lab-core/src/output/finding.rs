@@ -30,11 +30,17 @@ impl Analysis {
                 .collect();
             return match sampling.as_slice() {
                 [] => "transformers refuses these arguments, and so does every other column.".into(),
-                [one] => format!("transformers refuses these arguments; {} anyway.", one.replacen(" from ", " samples from ", 1)),
+                [one] => format!(
+                    "transformers refuses these arguments; {} anyway.",
+                    one.replacen(" from ", " samples from ", 1)
+                ),
                 [first, rest @ .., last] => {
                     let mut listed = vec![first.replacen(" from ", " still samples from ", 1)];
                     listed.extend(rest.iter().cloned());
-                    format!("transformers refuses these arguments; {} and {last}.", listed.join(", "))
+                    format!(
+                        "transformers refuses these arguments; {} and {last}.",
+                        listed.join(", ")
+                    )
                 }
             };
         };
@@ -82,7 +88,9 @@ impl Analysis {
         let tokens = count(kept, "token");
         match refusing.as_slice() {
             [] => format!("Every column samples what transformers samples here: the same {tokens}."),
-            [one] => format!("Every column but {one}, which refuses the call, samples what transformers samples here: {tokens}."),
+            [one] => format!(
+                "Every column but {one}, which refuses the call, samples what transformers samples here: {tokens}."
+            ),
             many => format!(
                 "Every column that accepts the call samples what transformers samples here ({tokens}); {} refuse it.",
                 many.join(", ")
@@ -115,7 +123,8 @@ mod tests {
     use crate::{Analysis, GenerateArgs, Inspection};
 
     fn finding(logits: Vec<f32>, kwargs: &str) -> String {
-        Analysis::run(&Inspection::new(logits, GenerateArgs::from_json_str(kwargs).unwrap(), None, vec![]).unwrap()).finding()
+        Analysis::run(&Inspection::new(logits, GenerateArgs::from_json_str(kwargs).unwrap(), None, vec![]).unwrap())
+            .finding()
     }
 
     fn spread(n: usize) -> Vec<f32> {
@@ -126,17 +135,28 @@ mod tests {
     fn the_largest_departure_is_named_with_how_often_it_draws_outside_transformers() {
         // top_k 40, top_p 0.9 on a flat tail: the literal port skips its nucleus and keeps 40,
         // transformers cuts the renormalised top 40; DFlash keeps every token and departs most.
-        let text = finding(spread(400), r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#);
+        let text = finding(
+            spread(400),
+            r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#,
+        );
         assert!(text.starts_with("transformers keeps "), "{text}");
-        assert!(text.contains("; DFlash's sample() keeps 400 tokens and draws "), "{text}");
-        assert!(text.ends_with(" % of the time from tokens transformers never picks."), "{text}");
+        assert!(
+            text.contains("; DFlash's sample() keeps 400 tokens and draws "),
+            "{text}"
+        );
+        assert!(
+            text.ends_with(" % of the time from tokens transformers never picks."),
+            "{text}"
+        );
     }
 
     #[test]
     fn a_column_that_only_drops_tokens_is_said_to_never_draw_them() {
         // llama.cpp's default top_k 40 keeps fewer than transformers' implicit 50; the 5 tokens
         // past the 50th have no drawable f32 probability, so every other column keeps the 50.
-        let logits: Vec<f32> = (0..55).map(|i| if i < 50 { -(i as f32) * 0.01 } else { -200.0 }).collect();
+        let logits: Vec<f32> = (0..55)
+            .map(|i| if i < 50 { -(i as f32) * 0.01 } else { -200.0 })
+            .collect();
         let text = finding(logits, r#"{"do_sample": true, "temperature": 1.0, "top_p": 1.0}"#);
         assert!(text.contains("never drawing"), "{text}");
     }
@@ -151,11 +171,19 @@ mod tests {
     #[test]
     fn a_refused_call_names_who_samples_anyway() {
         let text = finding(spread(10), r#"{"do_sample": true, "temperature": 0.0}"#);
-        assert!(text.starts_with("transformers refuses these arguments; a literal candle port still samples from 1 token, "), "{text}");
+        assert!(
+            text.starts_with(
+                "transformers refuses these arguments; a literal candle port still samples from 1 token, "
+            ),
+            "{text}"
+        );
     }
 
     #[test]
     fn percentages_keep_two_significant_figures() {
-        assert_eq!([super::percent(0.096), super::percent(0.0024), super::percent(0.31)], ["9.6 %", "0.24 %", "31 %"]);
+        assert_eq!(
+            [super::percent(0.096), super::percent(0.0024), super::percent(0.31)],
+            ["9.6 %", "0.24 %", "31 %"]
+        );
     }
 }

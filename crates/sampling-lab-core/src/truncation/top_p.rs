@@ -16,7 +16,7 @@ pub(crate) use self::top_p as apply;
 /// or transformers' `ValueError`.
 pub(crate) fn from_argument(value: PyValue) -> Result<Option<f64>, SamplingError> {
     match value.number() {
-        Some(p) if p < 1.0 && p < 0.0 => Err(SamplingError::Refused(format!(
+        Some(p) if p < 0.0 => Err(SamplingError::Refused(format!(
             "`top_p` has to be a float > 0 and < 1, but is {}",
             value.float_repr()
         ))),

@@ -39,7 +39,7 @@ mod sort;
 
 pub use chain::Candidates;
 use chain::Prepared;
-use request::{number, request_code, short};
+use request::{number, short};
 pub use request::{Carried, Clamped};
 pub(crate) use server::{Defaults, Rules, Server};
 
@@ -263,7 +263,7 @@ impl Engine for LlamaCpp {
     }
 
     fn code(&self) -> Option<String> {
-        self.server.writes_code.then(|| request_code(self))
+        Some((self.server.code)(self))
     }
 
     /// Draw `j` of a run seeded `s` is the first token a request with seed `s + j` draws (the

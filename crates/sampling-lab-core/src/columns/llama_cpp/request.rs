@@ -307,7 +307,7 @@ pub(super) fn transformers_refusal(field: Field, value: PyValue) -> Option<Strin
 }
 
 /// The wllama call a port of these arguments makes.
-pub(super) fn request_code(chain: &LlamaCpp) -> String {
+pub(crate) fn request_code(chain: &LlamaCpp) -> String {
     let mut code = String::from(
         "// wllama 3.13.0: the request a port of these generate() arguments sends (the server's key names).\n",
     );

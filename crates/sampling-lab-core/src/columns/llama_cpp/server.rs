@@ -20,8 +20,8 @@ pub(crate) struct Server {
     /// Otherwise (llama.cpp's own schema, where JSON null would give the default) a port sends a
     /// None as the off value.
     pub(crate) fills_every_field: bool,
-    /// Whether the column offers the request as code (wllama's JavaScript call).
-    pub(crate) writes_code: bool,
+    /// The request as the server's users write it (wllama's JavaScript call, Ollama's Python).
+    pub(crate) code: fn(&super::LlamaCpp) -> String,
     /// The causes it names, each under its own column.
     pub(crate) rules: Rules,
 }
@@ -66,7 +66,7 @@ pub(crate) static LLAMA_CPP: Server = Server {
         min_p: 0.05,
     },
     fills_every_field: false,
-    writes_code: true,
+    code: super::request::request_code,
     rules: Rules {
         accepts: ACCEPTS,
         defaults: DEFAULTS,

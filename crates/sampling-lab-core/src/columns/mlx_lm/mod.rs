@@ -26,7 +26,7 @@ use super::thresholds::{Behaviour, Threshold};
 use super::{BlockDraws, Column, ColumnName, Drawing, Engine, StepView, TokenSampler};
 use crate::arguments::pyvalue::PyValue;
 use crate::distribution::Distribution;
-use crate::{GenerateArgs, SamplingError};
+use crate::{Field, GenerateArgs, SamplingError};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use request::Params;
@@ -67,7 +67,7 @@ pub static COLUMN: Column = Column {
     definition: "mlx-lm 0.32.2's make_sampler, passed what a generate() port passes: temp 0 (greedy) unless a \
         temperature is passed; top_p, min_p and top_k (exactly k) on log-probabilities at temperature 1, then the \
         temperature, then a Gumbel-max categorical draw.",
-    code: None,
+    code: Some("Python"),
     draws: true,
     from_call: |call| Box::new(MlxLm::new(call.args)),
     thresholds,
@@ -195,6 +195,30 @@ impl Engine for MlxLm {
         details.insert("chain".into(), json!(chain));
         details.insert("ignored".into(), json!(self.request.ignored));
         details
+    }
+
+    /// The sampler (and the penalty's processor) as an mlx-lm user makes them.
+    fn code(&self) -> Option<String> {
+        let penalty = self.request.get(Field::RepetitionPenalty);
+        let mut sampler = self.request.clone();
+        sampler.sent.retain(|(_, field, _)| *field != Field::RepetitionPenalty);
+        let imports = if penalty.is_some() {
+            "make_logits_processors, make_sampler"
+        } else {
+            "make_sampler"
+        };
+        let mut code = format!(
+            "from mlx_lm.sample_utils import {imports}\n\nsampler = make_sampler({})\n",
+            sampler.python_kwargs()
+        );
+        if let Some(r) = penalty {
+            code += &format!(
+                "logits_processors = make_logits_processors(repetition_penalty={})\n",
+                r.repr()
+            );
+        }
+        code += &self.request.ignored_comment("mlx-lm", "#");
+        Some(code)
     }
 
     fn causes(&self, step: &StepView) -> Vec<Cause> {

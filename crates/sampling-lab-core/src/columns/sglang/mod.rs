@@ -65,7 +65,7 @@ pub static COLUMN: Column = Column {
     definition: "SGLang 0.5.23's /generate with the pytorch sampling backend, sent what a generate() port sends: \
         the whole vocabulary unless top_k is sent, top_k (exactly k) and top_p measured together on the whole \
         distribution, then min_p; top_k=1 or a temperature below 1e-6 is greedy; top_k=0 refused.",
-    code: None,
+    code: Some("Python"),
     draws: true,
     from_call: |call| Box::new(Sglang::new(call.args)),
     thresholds,
@@ -192,6 +192,17 @@ impl Engine for Sglang {
         details.insert("chain".into(), json!(chain));
         details.insert("ignored".into(), json!(self.request.ignored));
         details
+    }
+
+    /// The request as an SGLang user sends it to `/generate`.
+    fn code(&self) -> Option<String> {
+        let r = &self.request;
+        Some(format!(
+            "import requests\n\nsampling_params = {}\n\
+             requests.post(f\"{{server}}/generate\", json={{\"text\": prompt, \"sampling_params\": sampling_params}})\n{}",
+            r.python_dict(),
+            r.ignored_comment("SGLang", "#")
+        ))
     }
 
     fn causes(&self, step: &StepView) -> Vec<Cause> {

@@ -66,7 +66,7 @@ pub static COLUMN: Column = Column {
     definition: "vLLM 0.33.0's OpenAI-compatible server, sent what a generate() port sends: top_k 0 (the whole \
         vocabulary) unless sent, a temperature in (0, 0.01) raised to 0.01, then min_p, top_k (ties kept) and top_p \
         on what is left; top_p=0 and temperatures above 2 refused.",
-    code: None,
+    code: Some("Python"),
     draws: true,
     from_call: |call| Box::new(Vllm::new(call.args, call.generation_config)),
     thresholds,
@@ -194,6 +194,19 @@ impl Engine for Vllm {
         details.insert("chain".into(), json!(chain));
         details.insert("ignored".into(), json!(self.request.ignored));
         details
+    }
+
+    /// The request as a vLLM user writes it: `SamplingParams`, whose fields the OpenAI server's
+    /// body takes by the same names.
+    fn code(&self) -> Option<String> {
+        let r = &self.request;
+        Some(format!(
+            "from vllm import SamplingParams\n\nparams = SamplingParams({})\n\
+             # The OpenAI server's body takes the same fields: {}\n{}",
+            r.python_kwargs(),
+            r.python_dict(),
+            r.ignored_comment("vLLM", "#")
+        ))
     }
 
     fn causes(&self, step: &StepView) -> Vec<Cause> {
