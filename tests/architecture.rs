@@ -260,7 +260,7 @@ fn nothing_climbs_a_floor() {
 fn the_pages_folders_say_what_runs_where() {
     let www = root().join("www");
     let allowed: &[(&str, &[&str])] = &[
-        ("worker", &["worker", "shared", "pkg", "pkg-threads"]),
+        ("worker", &["worker", "shared", "pkg-core", "pkg", "pkg-threads"]),
         ("shared", &["shared"]),
         ("state", &["state", "shared", "panels", "vendor"]),
         ("panels", &["panels", "state", "shared", "vendor"]),

@@ -186,8 +186,12 @@ mod tests {
     }
 
     #[test]
-    fn it_offers_no_code_and_names_its_own_version() {
-        assert_eq!(ollama("{}").code(), None);
+    fn its_code_sends_the_options_a_port_sends_and_names_what_ollama_does_not_read() {
+        let code = ollama(r#"{"do_sample": true, "temperature": 0.7, "top_k": null, "epsilon_cutoff": 0.001}"#)
+            .code()
+            .unwrap();
+        assert!(code.contains(r#"options={"temperature": 0.7})"#), "{code}");
+        assert!(code.contains("# Nothing in Ollama reads epsilon_cutoff=0.001."), "{code}");
         assert_eq!(OLLAMA.version, "0.32.15");
     }
 }

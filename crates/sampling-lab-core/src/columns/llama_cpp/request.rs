@@ -306,27 +306,3 @@ pub(super) fn transformers_refusal(field: Field, value: PyValue) -> Option<Strin
         .map(|e| e.to_string())
 }
 
-/// The wllama call a port of these arguments makes.
-pub(crate) fn request_code(chain: &LlamaCpp) -> String {
-    let mut code = String::from(
-        "// wllama 3.13.0: the request a port of these generate() arguments sends (the server's key names).\n",
-    );
-    code += "const completion = await wllama.createChatCompletion({\n  messages,\n";
-    for (key, value) in &chain.request {
-        code += &format!("  {key}: {value},\n");
-    }
-    code += "  seed,\n});\n";
-    let defaults: Vec<String> = chain
-        .carried
-        .iter()
-        .filter(|c| c.python.is_none())
-        .map(|c| c.how.trim_start_matches("not passed: llama.cpp's default ").to_string())
-        .collect();
-    if !defaults.is_empty() {
-        code += &format!("// Not sent, so llama.cpp's defaults apply: {}.\n", defaults.join(", "));
-    }
-    if !chain.ignored.is_empty() {
-        code += &format!("// Nothing in llama.cpp reads {}.\n", chain.ignored.join(", "));
-    }
-    code
-}

@@ -66,7 +66,7 @@ pub(crate) static LLAMA_CPP: Server = Server {
         min_p: 0.05,
     },
     fills_every_field: false,
-    code: super::request::request_code,
+    code: request_code,
     rules: Rules {
         accepts: ACCEPTS,
         defaults: DEFAULTS,
@@ -78,3 +78,28 @@ pub(crate) static LLAMA_CPP: Server = Server {
         arithmetic: ARITHMETIC,
     },
 };
+
+/// The wllama call a port of these arguments makes.
+fn request_code(chain: &super::LlamaCpp) -> String {
+    let mut code = String::from(
+        "// wllama 3.13.0: the request a port of these generate() arguments sends (the server's key names).\n",
+    );
+    code += "const completion = await wllama.createChatCompletion({\n  messages,\n";
+    for (key, value) in &chain.request {
+        code += &format!("  {key}: {value},\n");
+    }
+    code += "  seed,\n});\n";
+    let defaults: Vec<String> = chain
+        .carried
+        .iter()
+        .filter(|c| c.python.is_none())
+        .map(|c| c.how.trim_start_matches("not passed: llama.cpp's default ").to_string())
+        .collect();
+    if !defaults.is_empty() {
+        code += &format!("// Not sent, so llama.cpp's defaults apply: {}.\n", defaults.join(", "));
+    }
+    if !chain.ignored.is_empty() {
+        code += &format!("// Nothing in llama.cpp reads {}.\n", chain.ignored.join(", "));
+    }
+    code
+}
