@@ -1,4 +1,5 @@
-//! The request a `generate()` port sends a serving runtime (vLLM, SGLang, mlx-lm): one rule for
+//! The request a `generate()` port sends a serving runtime (vLLM, SGLang, mlx-lm), and what those
+//! columns share around it (their report fields, the opening of their causes): one rule for
 //! every runtime, written apart from any of them (`reference/runtimes/port_request.py` is the
 //! same rule in Python, which the fixtures and the mlx-lm oracle use).
 //!
@@ -11,9 +12,13 @@
 //! - An argument the runtime has no field for is listed as ignored; what is not sent takes the
 //!   runtime's default, never transformers'.
 
+use super::causes::{count, Cause, Rule};
+use super::hf::HfSampling;
+use super::StepView;
 use crate::arguments::params::{Field, GenerateArgs};
 use crate::arguments::pyvalue::PyValue;
-use serde_json::{Map, Value};
+use crate::distribution::Distribution;
+use serde_json::{json, Map, Value};
 
 /// The arguments that carry over, and how a runtime spells each.
 pub(crate) type Names = [(Field, &'static str)];
@@ -112,6 +117,21 @@ impl PortRequest {
         }
     }
 
+    /// A serving runtime's own report fields: its version, the request in its names, the chain
+    /// that acts and the arguments it has no field for.
+    pub(crate) fn details(&self, version: &str, chain: Vec<(&'static str, Value)>) -> Map<String, Value> {
+        let chain: Vec<Value> = chain
+            .into_iter()
+            .map(|(name, value)| json!({"sampler": name, "value": value}))
+            .collect();
+        let mut details = Map::new();
+        details.insert("version".into(), json!(version));
+        details.insert("request".into(), Value::Object(self.json()));
+        details.insert("chain".into(), json!(chain));
+        details.insert("ignored".into(), json!(self.ignored));
+        details
+    }
+
     /// How each argument of the call carried over, for the report's notes.
     pub(crate) fn notes(&self, args: &GenerateArgs, runtime: &str) -> Vec<String> {
         let mut notes = vec![format!(
@@ -141,6 +161,54 @@ impl PortRequest {
             notes.push(note);
         }
         notes
+    }
+}
+
+/// Where a serving runtime's causes start when both it and transformers run the call.
+pub(crate) struct Opening<'a> {
+    /// What the runtime does here: "decodes greedily", "samples at temperature 0.7 from 40 tokens".
+    pub(crate) what: String,
+    /// transformers' set-up for the call.
+    pub(crate) hf: &'a HfSampling,
+    /// Tokens the runtime keeps, and transformers.
+    pub(crate) kept: usize,
+    pub(crate) hf_kept: usize,
+}
+
+/// The one cause when the runtime refuses the request: its words (`refusal`), then what
+/// transformers does.
+pub(crate) fn refused(step: &StepView, rule: Rule, refusal: String) -> Vec<Cause> {
+    let hf = match step.hf_distribution() {
+        Some(d) => format!("transformers samples from {}", count(d.kept(), "token")),
+        None => "transformers refuses them too".into(),
+    };
+    vec![rule.says(format!("{refusal}; {hf}."))]
+}
+
+/// The one cause when transformers refuses the call (`accepts`: the runtime runs it anyway), else
+/// what every other cause of the runtime builds on. `sampling` names the temperature in the
+/// runtime's words ("temperature 0.7", "temp 0.7"), or is None when it decodes greedily.
+pub(crate) fn opening<'a>(
+    step: &'a StepView,
+    runtime: &str,
+    sampling: Option<String>,
+    accepts: Rule,
+) -> Result<Opening<'a>, Vec<Cause>> {
+    let kept = step.distribution.as_ref().map_or(0, Distribution::kept);
+    let what = match sampling {
+        None => "decodes greedily".to_string(),
+        Some(temperature) => format!("samples at {temperature} from {}", count(kept, "token")),
+    };
+    match step.hf {
+        Ok((hf, _)) => Ok(Opening {
+            what,
+            hf,
+            kept,
+            hf_kept: step.hf_distribution().map_or(0, Distribution::kept),
+        }),
+        Err(message) => Err(vec![accepts.says(format!(
+            "transformers refuses these arguments (“{message}”); {runtime} {what}."
+        ))]),
     }
 }
 

@@ -305,4 +305,3 @@ pub(super) fn transformers_refusal(field: Field, value: PyValue) -> Option<Strin
         .err()
         .map(|e| e.to_string())
 }
-

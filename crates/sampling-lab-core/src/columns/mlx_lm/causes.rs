@@ -8,20 +8,16 @@ use super::{
 use crate::arguments::params::{Field, Source};
 use crate::arguments::pyvalue::{float_repr, PyValue};
 use crate::columns::causes::{count, departs, ordinal, Cause};
+use crate::columns::port_request::{self, Opening};
 use crate::columns::StepView;
-use crate::distribution::{ties_at_k, Distribution};
+use crate::distribution::ties_at_k;
 
 pub(super) fn causes(mlx: &MlxLm, step: &StepView) -> Vec<Cause> {
     if !departs(step.compare) {
         return Vec::new();
     }
-    let refused = |e: &dyn std::fmt::Display| {
-        let hf = match step.hf_distribution() {
-            Some(d) => format!("transformers samples from {}", count(d.kept(), "token")),
-            None => "transformers refuses them too".into(),
-        };
-        vec![REFUSED.says(format!("mlx-lm {VERSION} raises “{e}”; {hf}."))]
-    };
+    let refused =
+        |e: &dyn std::fmt::Display| port_request::refused(step, REFUSED, format!("mlx-lm {VERSION} raises “{e}”"));
     let params = match &mlx.params {
         Ok(p) => p,
         Err(e) => return refused(e),
@@ -29,25 +25,16 @@ pub(super) fn causes(mlx: &MlxLm, step: &StepView) -> Vec<Cause> {
     if let Err(e) = step.distribution {
         return refused(e);
     }
-    let kept = step.distribution.as_ref().map_or(0, Distribution::kept);
-    let what = if params.is_greedy() {
-        "decodes greedily".to_string()
-    } else {
-        format!(
-            "samples at temp {} from {}",
-            float_repr(params.temp),
-            count(kept, "token")
-        )
+    let sampling = (!params.is_greedy()).then(|| format!("temp {}", float_repr(params.temp)));
+    let Opening {
+        what,
+        hf,
+        kept,
+        hf_kept,
+    } = match port_request::opening(step, "mlx-lm", sampling, ACCEPTS) {
+        Ok(opening) => opening,
+        Err(causes) => return causes,
     };
-    let (hf, _) = match step.hf {
-        Ok(pair) => pair,
-        Err(message) => {
-            return vec![ACCEPTS.says(format!(
-                "transformers refuses these arguments (“{message}”); mlx-lm {what}."
-            ))];
-        }
-    };
-    let hf_kept = step.hf_distribution().map_or(0, Distribution::kept);
     let mut out = Vec::new();
     if hf.do_sample && params.is_greedy() && params.temp_by_default {
         out.push(GREEDY_DEFAULT.says(format!(

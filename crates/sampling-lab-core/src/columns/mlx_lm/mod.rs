@@ -181,20 +181,8 @@ impl Engine for MlxLm {
     /// The version, the arguments a port passes in mlx-lm's names, the chain that acts and the
     /// arguments it has no parameter for.
     fn details(&self, _step: &StepView) -> Map<String, Value> {
-        let chain: Vec<Value> = self
-            .params
-            .as_ref()
-            .map(|p| p.chain())
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(name, value)| json!({"sampler": name, "value": value}))
-            .collect();
-        let mut details = Map::new();
-        details.insert("version".into(), json!(VERSION));
-        details.insert("request".into(), Value::Object(self.request.json()));
-        details.insert("chain".into(), json!(chain));
-        details.insert("ignored".into(), json!(self.request.ignored));
-        details
+        let chain = self.params.as_ref().map(|p| p.chain()).unwrap_or_default();
+        self.request.details(VERSION, chain)
     }
 
     /// The sampler (and the penalty's processor) as an mlx-lm user makes them.

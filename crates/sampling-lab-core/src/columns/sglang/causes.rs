@@ -8,8 +8,9 @@ use super::{
 use crate::arguments::params::{Field, Source};
 use crate::arguments::pyvalue::float_repr;
 use crate::columns::causes::{count, departs, ordinal, Cause};
+use crate::columns::port_request::{self, Opening};
 use crate::columns::StepView;
-use crate::distribution::{ties_at_k, Distribution};
+use crate::distribution::ties_at_k;
 
 pub(super) fn causes(sglang: &Sglang, step: &StepView) -> Vec<Cause> {
     if !departs(step.compare) {
@@ -18,34 +19,23 @@ pub(super) fn causes(sglang: &Sglang, step: &StepView) -> Vec<Cause> {
     let params = match &sglang.params {
         Ok(p) => p,
         Err(e) => {
-            let hf = match step.hf_distribution() {
-                Some(d) => format!("transformers samples from {}", count(d.kept(), "token")),
-                None => "transformers refuses them too".into(),
-            };
-            return vec![REFUSED.says(format!(
-                "SGLang {VERSION} refuses the request a port sends (“{e}”); {hf}."
-            ))];
+            return port_request::refused(
+                step,
+                REFUSED,
+                format!("SGLang {VERSION} refuses the request a port sends (“{e}”)"),
+            )
         }
     };
-    let kept = step.distribution.as_ref().map_or(0, Distribution::kept);
-    let what = if params.is_greedy() {
-        "decodes greedily".to_string()
-    } else {
-        format!(
-            "samples at temperature {} from {}",
-            float_repr(params.temperature),
-            count(kept, "token")
-        )
+    let sampling = (!params.is_greedy()).then(|| format!("temperature {}", float_repr(params.temperature)));
+    let Opening {
+        what,
+        hf,
+        kept,
+        hf_kept,
+    } = match port_request::opening(step, "SGLang", sampling, ACCEPTS) {
+        Ok(opening) => opening,
+        Err(causes) => return causes,
     };
-    let (hf, _) = match step.hf {
-        Ok(pair) => pair,
-        Err(message) => {
-            return vec![ACCEPTS.says(format!(
-                "transformers refuses these arguments (“{message}”); SGLang {what}."
-            ))];
-        }
-    };
-    let hf_kept = step.hf_distribution().map_or(0, Distribution::kept);
     let mut out = Vec::new();
     if !hf.do_sample && !params.is_greedy() {
         out.push(NO_DO_SAMPLE.says(format!(

@@ -178,20 +178,8 @@ impl Engine for Sglang {
     /// The version, the `sampling_params` a port sends, the chain that acts and the arguments
     /// it has no field for.
     fn details(&self, _step: &StepView) -> Map<String, Value> {
-        let chain: Vec<Value> = self
-            .params
-            .as_ref()
-            .map(|p| p.chain())
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(name, value)| json!({"sampler": name, "value": value}))
-            .collect();
-        let mut details = Map::new();
-        details.insert("version".into(), json!(VERSION));
-        details.insert("request".into(), Value::Object(self.request.json()));
-        details.insert("chain".into(), json!(chain));
-        details.insert("ignored".into(), json!(self.request.ignored));
-        details
+        let chain = self.params.as_ref().map(|p| p.chain()).unwrap_or_default();
+        self.request.details(VERSION, chain)
     }
 
     /// The request as an SGLang user sends it to `/generate`.

@@ -6,8 +6,8 @@ use super::{
 use crate::arguments::params::{Field, Source};
 use crate::arguments::pyvalue::float_repr;
 use crate::columns::causes::{count, departs, Cause};
+use crate::columns::port_request::{self, Opening};
 use crate::columns::StepView;
-use crate::distribution::Distribution;
 
 pub(super) fn causes(vllm: &Vllm, step: &StepView) -> Vec<Cause> {
     if !departs(step.compare) {
@@ -16,34 +16,23 @@ pub(super) fn causes(vllm: &Vllm, step: &StepView) -> Vec<Cause> {
     let params = match &vllm.params {
         Ok(p) => p,
         Err(e) => {
-            let hf = match step.hf_distribution() {
-                Some(d) => format!("transformers samples from {}", count(d.kept(), "token")),
-                None => "transformers refuses them too".into(),
-            };
-            return vec![REFUSED.says(format!(
-                "vLLM {VERSION} refuses the request a port sends (“{e}”); {hf}."
-            ))];
+            return port_request::refused(
+                step,
+                REFUSED,
+                format!("vLLM {VERSION} refuses the request a port sends (“{e}”)"),
+            )
         }
     };
-    let kept = step.distribution.as_ref().map_or(0, Distribution::kept);
-    let what = if params.is_greedy() {
-        "decodes greedily".to_string()
-    } else {
-        format!(
-            "samples at temperature {} from {}",
-            float_repr(params.temperature),
-            count(kept, "token")
-        )
+    let sampling = (!params.is_greedy()).then(|| format!("temperature {}", float_repr(params.temperature)));
+    let Opening {
+        what,
+        hf,
+        kept,
+        hf_kept,
+    } = match port_request::opening(step, "vLLM", sampling, ACCEPTS) {
+        Ok(opening) => opening,
+        Err(causes) => return causes,
     };
-    let (hf, _) = match step.hf {
-        Ok(pair) => pair,
-        Err(message) => {
-            return vec![ACCEPTS.says(format!(
-                "transformers refuses these arguments (“{message}”); vLLM {what}."
-            ))];
-        }
-    };
-    let hf_kept = step.hf_distribution().map_or(0, Distribution::kept);
     let mut out = Vec::new();
     if !hf.do_sample && !params.is_greedy() {
         out.push(NO_DO_SAMPLE.says(format!(

@@ -180,20 +180,8 @@ impl Engine for Vllm {
     /// The version, the request a port sends in vLLM's field names, the chain that acts and the
     /// arguments it has no field for.
     fn details(&self, _step: &StepView) -> Map<String, Value> {
-        let chain: Vec<Value> = self
-            .params
-            .as_ref()
-            .map(|p| p.chain())
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(name, value)| json!({"sampler": name, "value": value}))
-            .collect();
-        let mut details = Map::new();
-        details.insert("version".into(), json!(VERSION));
-        details.insert("request".into(), Value::Object(self.request.json()));
-        details.insert("chain".into(), json!(chain));
-        details.insert("ignored".into(), json!(self.request.ignored));
-        details
+        let chain = self.params.as_ref().map(|p| p.chain()).unwrap_or_default();
+        self.request.details(VERSION, chain)
     }
 
     /// The request as a vLLM user writes it: `SamplingParams`, whose fields the OpenAI server's
