@@ -105,13 +105,13 @@ export function drawCharts(report, { log, shown, view }) {
 /** The legend, in the page rather than in the canvas: each column's colour and name (a link to
  * what it is), and the reddish purple of mass outside hf's support when a bar shows it. */
 function drawLegend(names, highlighted) {
-  const items = names.map((name) => legendItem(column(name).colour, columnLink(column(name), column(name).short)));
+  const items = names.map((name) => legendItem(column(name).colour, columnLink(column(name), column(name).short), "legend-column"));
   if (highlighted) items.push(legendItem(highlight(), termLink("outside", "mass outside hf's support", TERMS.outside[1])));
   document.getElementById("chart-legend").replaceChildren(...items);
 }
 
-function legendItem(colour, name) {
-  const item = element("li", "");
+function legendItem(colour, name, className) {
+  const item = element("li", "", className);
   const swatch = element("span", "", "swatch");
   swatch.style.background = colour;
   swatch.setAttribute("aria-hidden", "true");

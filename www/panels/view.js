@@ -179,16 +179,17 @@ export function showReport(report, options) {
 }
 
 /** How many causes the first screen shows before "N more": two keep the chart in view at
- * 1280 × 800 and in a 600 px embed; whole causes, never one cut mid-sentence. */
-const CAUSES_AT_FIRST = 2;
+ * 1280 × 800, one in a 600 px embed (whose finding already names the largest departure); whole
+ * causes, never one cut mid-sentence. */
+const causesAtFirst = () => (document.body.classList.contains("embed") ? 1 : 2);
 let causesOpen = false;
 
 function showCauses(items) {
   const list = $("causes");
-  const extra = items.length - CAUSES_AT_FIRST;
+  const extra = items.length - causesAtFirst();
   list.classList.toggle("open", causesOpen && extra > 0);
   if (extra <= 0) return list.replaceChildren(...items);
-  items.slice(CAUSES_AT_FIRST).forEach((li) => { li.hidden = !causesOpen; });
+  items.slice(causesAtFirst()).forEach((li) => { li.hidden = !causesOpen; });
   const toggle = element("button", causesOpen ? "Show fewer" : `Show ${extra} more ${extra === 1 ? "cause" : "causes"}`, "link-button");
   toggle.type = "button";
   toggle.setAttribute("aria-expanded", String(causesOpen));
