@@ -48,7 +48,7 @@ function portItem({ column, fixed, this_step: thisStep, verdict }) {
 function request(column, kind, title, { call, code, tv, agrees, error }) {
   const box = element("div", "", "port-request");
   const caption = element("p", `${title}: `);
-  caption.append(element("code", call), element("span", agrees ? " — agrees: no probability 1e-6 apart" : ` — TV ${tv.toFixed(4)} to hf`, "muted"));
+  caption.append(element("code", call), element("span", agrees ? " — agrees: every probability within 1e-6 of hf's" : ` — TV ${tv.toFixed(4)} to hf`, "muted"));
   box.append(caption);
   if (error) box.append(element("p", `Refused: ${error}`, "port-refused"));
   if (code) {
