@@ -83,7 +83,8 @@ test("byte tokens are explained under the chart and in a bar's tooltip; the tool
   const { title, body, footer } = await hoverRow(page, 0);
   assert.match(title.join(" "), /⟨E6⟩.*#177.*3-byte UTF-8 character/s);
   assert.deepEqual(body.map((line) => line.split(":")[0]),
-    ["transformers (hf)", "literal candle port", "corrected candle port", "DFlash sample()", "transformers.js 4.3.2", "llama.cpp (wllama 3.13)"]);
+    ["transformers (hf)", "literal candle port", "corrected candle port", "DFlash sample()", "transformers.js 4.3.2", "llama.cpp (wllama 3.13)",
+      "vLLM 0.33 (OpenAI server)", "SGLang 0.5.23 (/generate)", "mlx-lm 0.32 (make_sampler)", "Ollama 0.32 (/api/generate)"]);
   assert.match(footer.join(" "), /click/);
   const legend = await page.locator("#chart-legend li").allTextContents();
   assert.ok(legend.includes("mass outside hf's support"), legend.join(", "));

@@ -4,7 +4,7 @@
 // highlight colour: those draws are the difference.
 import { column, columns, highlight, label } from "../state/columns.js";
 import { element } from "./dom.js";
-import { columnLink, termLink, TERMS } from "./glossary.js";
+import { termLink, TERMS } from "./glossary.js";
 import { byteNote, chartLabel, isByteToken, visible } from "./token-text.js";
 
 /** Rows: the most probable tokens, then up to DISPUTED that only one side keeps; fewer where the
@@ -52,10 +52,28 @@ export function onTokenPicked(pick) {
   onPick = pick;
 }
 
-export function drawCharts(report, { log, shown, view }) {
+/** The last drawing, to fit its rows again once the legend and the byte note under the chart
+ * have taken their place (they shorten it), or the window changes size. */
+let drawn = null;
+let fitting = null;
+
+export function drawCharts(report, options) {
+  drawn = { report, options, top: topRowsThatFit(options.view), refits: 0 };
+  draw(report, options, drawn.top);
+  fitting ??= new ResizeObserver(() => {
+    // Once per drawing at most: a refit can show or hide the byte note, which moves the chart again.
+    if (!drawn || drawn.refits > 0 || topRowsThatFit(drawn.options.view) === drawn.top) return;
+    drawn.refits += 1;
+    drawn.top = topRowsThatFit(drawn.options.view);
+    draw(drawn.report, drawn.options, drawn.top);
+  });
+  fitting.observe(document.getElementById("overlay-box"));
+}
+
+function draw(report, { log, shown, view }, rowCount) {
   const names = columns().map((c) => c.name).filter((n) => shown.includes(n));
   const HIGHLIGHT = highlight();
-  const rows = sharedRows(report, names.length ? names : ["hf"], topRowsThatFit(view));
+  const rows = sharedRows(report, names.length ? names : ["hf"], rowCount);
   const texts = rows.map((id) => report.tokens[id] ?? "");
   // The overlay's labels say what a byte token is; a panel is too narrow for that, and its
   // byte tokens are named under the charts and in each bar's tooltip.
@@ -98,20 +116,20 @@ export function drawCharts(report, { log, shown, view }) {
     canvas.setAttribute("aria-label", describe(name));
     update(name, canvas, rowsOf, [{ label: label(name), data: series[name], backgroundColor: colours, borderWidth: 0 }], scale);
   }
-  drawLegend(view === "overlay" ? names : [], highlighted > 0);
+  drawLegend(highlighted > 0);
   noteBytes(texts);
 }
 
-/** The legend, in the page rather than in the canvas: each column's colour and name (a link to
- * what it is), and the reddish purple of mass outside hf's support when a bar shows it. */
-function drawLegend(names, highlighted) {
-  const items = names.map((name) => legendItem(column(name).colour, columnLink(column(name), column(name).short), "legend-column"));
-  if (highlighted) items.push(legendItem(highlight(), termLink("outside", "mass outside hf's support", TERMS.outside[1])));
+/** The legend, in the page rather than in the canvas: what the figures' rows, each with its
+ * column's colour and name, do not say — the reddish purple of mass outside hf's support, when a
+ * bar shows it. */
+function drawLegend(highlighted) {
+  const items = highlighted ? [legendItem(highlight(), termLink("outside", "mass outside hf's support", TERMS.outside[1]))] : [];
   document.getElementById("chart-legend").replaceChildren(...items);
 }
 
-function legendItem(colour, name, className) {
-  const item = element("li", "", className);
+function legendItem(colour, name) {
+  const item = element("li", "");
   const swatch = element("span", "", "swatch");
   swatch.style.background = colour;
   swatch.setAttribute("aria-hidden", "true");
