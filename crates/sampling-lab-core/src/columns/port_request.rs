@@ -164,6 +164,18 @@ impl PortRequest {
     }
 }
 
+/// A serving runtime's chain in one line, for its report entry's `sampling`: `temperature(0.7) → top_k(40)`.
+pub(crate) fn describe_chain(chain: Vec<(&'static str, Value)>) -> String {
+    let steps: Vec<String> = chain
+        .into_iter()
+        .map(|(name, value)| match value {
+            Value::String(s) => format!("{name} ({s})"),
+            v => format!("{name}({v})"),
+        })
+        .collect();
+    steps.join(" → ")
+}
+
 /// Where a serving runtime's causes start when both it and transformers run the call.
 pub(crate) struct Opening<'a> {
     /// What the runtime does here: "decodes greedily", "samples at temperature 0.7 from 40 tokens".

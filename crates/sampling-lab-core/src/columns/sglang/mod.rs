@@ -143,17 +143,7 @@ impl Engine for Sglang {
 
     fn describe(&self) -> String {
         match &self.params {
-            Ok(p) => {
-                let steps: Vec<String> = p
-                    .chain()
-                    .into_iter()
-                    .map(|(name, value)| match value {
-                        Value::String(s) => format!("{name} ({s})"),
-                        v => format!("{name}({v})"),
-                    })
-                    .collect();
-                steps.join(" → ")
-            }
+            Ok(p) => super::port_request::describe_chain(p.chain()),
             Err(_) => "the server refuses the request (400)".into(),
         }
     }
