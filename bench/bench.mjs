@@ -32,8 +32,8 @@ const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", 
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
   // measureUserAgentSpecificMemory() at once rather than at the next garbage collection.
   "--enable-blink-features=ForceEagerMeasureMemory"];
-/** URL prefix → folder: the page and both wasm builds, the model, the peers' own files, the bench. */
-const MOUNTS = [["/page/pkg/", "pkg"], ["/page/pkg-threads/", "pkg-threads"], ["/page/models/", "models"], ["/page/", "www"],
+/** URL prefix → folder: the page and its three wasm builds, the model, the peers' own files, the bench. */
+const MOUNTS = [["/page/pkg-core/", "pkg-core"], ["/page/pkg/", "pkg"], ["/page/pkg-threads/", "pkg-threads"], ["/page/models/", "models"], ["/page/", "www"],
   ["/pkg/", "pkg"], ["/models/", "models"], ["/wllama/", "node_modules/@wllama/wllama/esm"],
   ["/tjs/", "node_modules/@huggingface/transformers/dist"], ["/ort/", "node_modules/onnxruntime-web/dist"],
   ["/onnx/", ONNX], ["/", "bench"]].map(([prefix, folder]) => [prefix, join(ROOT, folder)]);
