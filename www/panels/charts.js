@@ -60,7 +60,8 @@ let fitting = null;
 export function drawCharts(report, options) {
   drawn = { report, options, top: topRowsThatFit(options.view), refits: 0 };
   draw(report, options, drawn.top);
-  fitting ??= new ResizeObserver(() => {
+  if (fitting) return;
+  fitting = new ResizeObserver(() => {
     // Once per drawing at most: a refit can show or hide the byte note, which moves the chart again.
     if (!drawn || drawn.refits > 0 || topRowsThatFit(drawn.options.view) === drawn.top) return;
     drawn.refits += 1;

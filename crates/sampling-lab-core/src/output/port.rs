@@ -82,9 +82,9 @@ impl Port {
             .iter()
             .filter(|c| c.name != hf::NAME)
             .map(|column| {
+                // The code is written only for the request kept: a candle port's is a whole program.
                 let attempt = |args: &GenerateArgs| {
                     let engine = column.set_up(args, config);
-                    let code = engine.code();
                     let (tv, max_abs_diff, agrees, error) = match engine.distribution(&step.logits, &step.context_ids) {
                         Ok(d) => {
                             let c = compare(&target, &d);
@@ -95,18 +95,24 @@ impl Port {
                     Request {
                         call: args.python_call(),
                         params: args.to_json(),
-                        code,
+                        code: None,
                         tv,
                         max_abs_diff,
                         agrees,
                         error,
                     }
                 };
-                let fixed = best(fixed.iter().map(attempt)).expect("the call's own values are always tried");
+                let with_code = |mut request: Request, args: &GenerateArgs| {
+                    request.code = column.set_up(args, config).code();
+                    request
+                };
+                let (fixed, args) =
+                    best(fixed.iter().map(|a| (attempt(a), a))).expect("the call's own values are always tried");
+                let fixed = with_code(fixed, args);
                 let this_step = if fixed.agrees {
                     None
                 } else {
-                    best(this_step.iter().map(attempt))
+                    best(this_step.iter().map(|a| (attempt(a), a))).map(|(r, a)| with_code(r, a))
                 };
                 let verdict = verdict(column.in_a_sentence, &fixed, this_step.as_ref());
                 Port {
@@ -195,15 +201,15 @@ fn this_step_calls(args: &GenerateArgs, effective: &EffectiveParams, target: &Di
     vec![call, off]
 }
 
-/// The first request that agrees, else the nearest (the first of equals).
-fn best(mut tried: impl Iterator<Item = Request>) -> Option<Request> {
-    let mut nearest: Option<Request> = None;
-    for request in tried.by_ref() {
+/// The first request that agrees, else the nearest (the first of equals), with its call.
+fn best<'a>(tried: impl Iterator<Item = (Request, &'a GenerateArgs)>) -> Option<(Request, &'a GenerateArgs)> {
+    let mut nearest: Option<(Request, &GenerateArgs)> = None;
+    for (request, args) in tried {
         if request.agrees {
-            return Some(request);
+            return Some((request, args));
         }
-        if nearest.as_ref().is_none_or(|n| request.tv < n.tv) {
-            nearest = Some(request);
+        if nearest.as_ref().is_none_or(|(n, _)| request.tv < n.tv) {
+            nearest = Some((request, args));
         }
     }
     nearest
