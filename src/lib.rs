@@ -6,7 +6,8 @@
 //! wasm) → [`model`] (the files, the tokenizer, the chat template, the forward pass) →
 //! [`generation`] (sessions, branches, the speculative loop) → the edges: the `sampling-lab`
 //! command (`main.rs`) and `wasm` (wasm32 only, the `wasm-bindgen` API the worker calls).
-//! [`logits_file`] reads logits from disk or bytes; [`untrusted`] is every entry point for
+//! [`logits_file`] reads logits from disk or bytes, [`step_file`] a step a writer ships beside
+//! their post; [`untrusted`] is every entry point for
 //! outside input, as the fuzzers drive it. Without the `model` feature (on by default) the crate is
 //! the sampling core's wasm edge alone: the page's first, small download.
 
@@ -20,6 +21,7 @@
 #[cfg(feature = "model")]
 pub mod generation;
 pub mod logits_file;
+pub mod step_file;
 #[cfg(feature = "model")]
 pub mod model;
 #[cfg(feature = "model")]

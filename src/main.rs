@@ -1,5 +1,5 @@
 //! `sampling-lab inspect --logits FILE --params JSON [--generation-config FILE]
-//!  [--context-ids JSON] [--draws N --seed S]`
+//!  [--context-ids JSON] [--draws N --seed S] [--lang en|zh-Hans] [--compare COLUMNS]`
 //! `sampling-lab inspect --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT]
 //!  --params JSON [--precision exact|fast] ...`
 //! `sampling-lab generate --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT]
@@ -9,10 +9,13 @@
 //! `sampling-lab logits --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT]
 //!  [--precision exact|fast] --out FILE.npy`
 //! `sampling-lab export-hub --model FILE.gguf --out DIR [--dtype f32|bf16|f16]`
-//! `sampling-lab port (--logits FILE | --model PATH --prompt TEXT ...) --params JSON [--format text|json]`
+//! `sampling-lab port (--logits FILE | --model PATH --prompt TEXT ...) --params JSON [--format text|json]
+//!  [--lang en|zh-Hans]`
 //! `sampling-lab rules`
 //!
-//! `inspect` prints one JSON report on stdout; `generate` streams the answer's text; `logits`
+//! `inspect` prints one JSON report on stdout (its sentences in `--lang`, their ids and arguments
+//! the same in every language; its finding compares `--compare` with hf, the literal and the
+//! corrected port by default); `generate` streams the answer's text; `logits`
 //! writes the next-token logits after a chat as `.npy` (exact precision gives the page's bits on
 //! any CPU, so the file is a witness of what the page computes); `export-hub`
 //! writes the GGUF's model in the Hugging Face layout; `port` prints, for each column, the request
@@ -22,13 +25,13 @@
 //! transformers rejects are part of the report, not a failure.
 
 use sampling_lab::generation::speculative::{self, DraftSource, Speculative, DEFAULT_BLOCK};
-use sampling_lab::generation::{ColumnName, Decoding, Session, StepLogits};
+use sampling_lab::generation::{Decoding, Session, StepLogits};
 use sampling_lab::logits_file::parse_logits;
 use sampling_lab::model::{export, Chat, Model, Precision};
 use sampling_lab_core::columns::causes::Rule;
 use sampling_lab_core::columns::{dflash, hf};
 use sampling_lab_core::output::monte_carlo::MonteCarlo;
-use sampling_lab_core::{Analysis, GenerateArgs, GenerationConfig, Inspection, Port};
+use sampling_lab_core::{Analysis, ColumnName, GenerateArgs, GenerationConfig, Inspection, Lang, Port, ReportOptions};
 use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;
@@ -37,8 +40,10 @@ use std::time::Instant;
 
 const USAGE: &str = "usage:
   sampling-lab inspect --logits FILE --params JSON [--generation-config FILE] [--context-ids JSON] [--draws N --seed S]
+                       [--lang en|zh-Hans] [--compare COLUMN,...]
   sampling-lab inspect --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT] --params JSON
                        [--precision exact|fast] [--generation-config FILE] [--draws N --seed S]
+                       [--lang en|zh-Hans] [--compare COLUMN,...]
   sampling-lab generate --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT] [--params JSON]
                         [--precision exact|fast] [--semantics COLUMN] [--max-new-tokens N] [--seed S]
   sampling-lab speculate --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT] [--params JSON]
@@ -49,8 +54,11 @@ const USAGE: &str = "usage:
   sampling-lab export-hub --model FILE.gguf --out DIR [--dtype f32|bf16|f16]
   sampling-lab port (--logits FILE | --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT])
                     --params JSON [--generation-config FILE] [--context-ids JSON] [--format text|json]
+                    [--lang en|zh-Hans]
   sampling-lab rules
 PATH is a .gguf file or a directory in the Hugging Face layout (config.json, model.safetensors, tokenizer.json, ...).
+--lang: the language of the report's sentences (English by default). --compare: the columns the finding compares
+with transformers (literal,corrected by default; `none` for the largest departure).
 COLUMN is one of the columns of the report:";
 
 /// The usage, with the columns the registry lists.
@@ -164,11 +172,45 @@ fn inspect(flags: &Flags) -> CliResult<String> {
     }
     check_flags(
         flags,
-        &["logits", "params", "generation-config", "context-ids", "draws", "seed"],
+        &[
+            "logits",
+            "params",
+            "generation-config",
+            "context-ids",
+            "draws",
+            "seed",
+            "lang",
+            "compare",
+        ],
     )?;
+    let options = report_options(flags)?;
     let input = logits_inspection(flags)?;
     let analysis = Analysis::run(&input);
-    printed(flags, &input, &analysis, analysis.report())
+    printed(
+        flags,
+        &input,
+        &analysis,
+        analysis.report(options.lang, &options.compared),
+    )
+}
+
+/// `--lang` and `--compare`: how the report is written.
+fn report_options(flags: &Flags) -> CliResult<ReportOptions> {
+    let mut options = ReportOptions::default();
+    if let Some(lang) = flags.get("lang") {
+        options.lang = lang.parse()?;
+    }
+    match flags.get("compare") {
+        None => {}
+        Some("none") => options.compared.clear(),
+        Some(list) => {
+            options.compared = list
+                .split(',')
+                .map(|name| name.trim().parse::<ColumnName>())
+                .collect::<Result<_, _>>()?
+        }
+    }
+    Ok(options)
 }
 
 /// The step `--logits`, `--params`, `--generation-config` and `--context-ids` name.
@@ -192,7 +234,10 @@ fn port(flags: &Flags) -> CliResult<String> {
         other => return Err(format!("--format must be text or json, not `{other}`").into()),
     };
     let input = if flags.get("model").is_some() {
-        check_flags(flags, &[&MODEL_FLAGS[..], &["generation-config", "format"]].concat())?;
+        check_flags(
+            flags,
+            &[&MODEL_FLAGS[..], &["generation-config", "format", "lang"]].concat(),
+        )?;
         let (model, ids) = load_model(flags)?;
         let logits = model.next_logits(&ids)?;
         let args = GenerateArgs::from_json_str(flags.get("params").ok_or_else(usage)?)?;
@@ -200,11 +245,12 @@ fn port(flags: &Flags) -> CliResult<String> {
     } else {
         check_flags(
             flags,
-            &["logits", "params", "generation-config", "context-ids", "format"],
+            &["logits", "params", "generation-config", "context-ids", "format", "lang"],
         )?;
         logits_inspection(flags)?
     };
-    let ports = Port::all(&input)?;
+    let lang: Lang = flags.get("lang").unwrap_or("en").parse()?;
+    let ports = Port::all(&input, lang)?;
     if json {
         return Ok(serde_json::to_string(&ports)?);
     }
@@ -290,8 +336,13 @@ fn load_model_path(path: &std::path::Path, precision: Precision) -> CliResult<Mo
 fn inspect_model(flags: &Flags) -> CliResult<String> {
     check_flags(
         flags,
-        &[&MODEL_FLAGS[..], &["generation-config", "draws", "seed"]].concat(),
+        &[
+            &MODEL_FLAGS[..],
+            &["generation-config", "draws", "seed", "lang", "compare"],
+        ]
+        .concat(),
     )?;
+    let options = report_options(flags)?;
     let (model, ids) = load_model(flags)?;
     let started = Instant::now();
     let logits = model.next_logits(&ids)?;
@@ -305,7 +356,7 @@ fn inspect_model(flags: &Flags) -> CliResult<String> {
     let step = StepLogits::new(Arc::new(model), logits, ids);
     let input = step.inspection(args, gc)?;
     let analysis = Analysis::run(&input);
-    printed(flags, &input, &analysis, step.report(&analysis))
+    printed(flags, &input, &analysis, step.report(&analysis, &options))
 }
 
 /// The next-token logits after the chat, as a float32 `.npy` at `--out`.

@@ -254,16 +254,18 @@ fn nothing_climbs_a_floor() {
 }
 
 /// The page's folders: `worker/` runs in Web Workers and imports only `worker/` and `shared/`
-/// (and the wasm); `state/` and `panels/` run in the page and never import the workers; `shared/`
-/// is what both sides speak and imports only itself.
+/// (and the wasm); `state/` and `panels/` run in the page and never import the workers; `l10n/`
+/// says the page's words and imports no part of it; `shared/` is what both sides speak and
+/// imports only itself.
 #[test]
 fn the_pages_folders_say_what_runs_where() {
     let www = root().join("www");
     let allowed: &[(&str, &[&str])] = &[
         ("worker", &["worker", "shared", "pkg-core", "pkg", "pkg-threads"]),
         ("shared", &["shared"]),
-        ("state", &["state", "shared", "panels", "vendor"]),
-        ("panels", &["panels", "state", "shared", "vendor"]),
+        ("state", &["state", "shared", "panels", "l10n", "vendor"]),
+        ("panels", &["panels", "state", "shared", "l10n", "vendor"]),
+        ("l10n", &["l10n", "shared", "vendor"]),
     ];
     let mut checked = 0;
     for (folder, may) in allowed {

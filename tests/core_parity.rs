@@ -11,7 +11,8 @@ use sampling_lab_core::columns::dflash::{self, DflashSampling};
 use sampling_lab_core::columns::{corrected, hf, literal, llama_cpp};
 use sampling_lab_core::output::monte_carlo::{summarize, ColumnDraws};
 use sampling_lab_core::EXACT_TOLERANCE;
-use sampling_lab_core::{Analysis, Distribution, Field, GenerateArgs, Part, PyValue};
+use sampling_lab_core::output::finding::DEFAULT_PAIR;
+use sampling_lab_core::{Analysis, Distribution, Field, GenerateArgs, Lang, Part, PyValue};
 use serde_json::{json, Value};
 
 #[cfg(target_arch = "wasm32")]
@@ -88,7 +89,7 @@ both! {
     fn corrected_port_draws_from_the_hf_distribution_unless_exactness_is_impossible_by_nature() {
         let mut by_nature = Vec::new();
         for case in cases().iter().filter(|c| c.error().is_none()) {
-            let report = Analysis::run(&case.input).report();
+            let report = Analysis::run(&case.input).report(Lang::En, &DEFAULT_PAIR);
             match report.entry(corrected::NAME).details["exactness"].as_str() {
                 Some("exact") => {}
                 Some("inexact_by_nature") => by_nature.push(case.name.clone()),
@@ -107,31 +108,31 @@ both! {
 
     fn literal_top_k_then_top_p_skips_the_nucleus_when_the_top_k_mass_is_below_p() {
         // On the Q4_1 model the top-40 hold less than 0.9 of the mass, so candle ignores top_p.
-        let report = Analysis::run(&case("k40p09").input).report();
-        let top40_mass: f64 = Analysis::run(&case("t07").input).report().entry(hf::NAME).support[..40].iter().map(|(_, p)| p).sum();
+        let report = Analysis::run(&case("k40p09").input).report(Lang::En, &DEFAULT_PAIR);
+        let top40_mass: f64 = Analysis::run(&case("t07").input).report(Lang::En, &DEFAULT_PAIR).entry(hf::NAME).support[..40].iter().map(|(_, p)| p).sum();
         assert!(top40_mass < 0.9, "{top40_mass}");
         assert_eq!((report.entry(hf::NAME).kept, report.entry(literal::NAME).kept), (24, 40));
     }
 
     fn literal_port_of_temperature_alone_keeps_the_whole_vocabulary() {
-        assert_eq!(Analysis::run(&case("t07_default").input).report().entry(literal::NAME).kept, 49152);
+        assert_eq!(Analysis::run(&case("t07_default").input).report(Lang::En, &DEFAULT_PAIR).entry(literal::NAME).kept, 49152);
     }
 
     fn ties_3221_with_top_k_2_keep_3_for_hf_and_2_for_literal() {
-        let report = Analysis::run(&case("ties_3221_k2").input).report();
+        let report = Analysis::run(&case("ties_3221_k2").input).report(Lang::En, &DEFAULT_PAIR);
         let kept = |s| report.entry(s).kept;
         assert_eq!((kept(hf::NAME), kept(literal::NAME), kept(corrected::NAME)), (3, 2, 3));
     }
 
     fn temperature_zero_with_sampling_is_an_error_for_hf_and_silently_greedy_for_literal() {
-        let report = Analysis::run(&case("err_temperature_zero").input).report();
+        let report = Analysis::run(&case("err_temperature_zero").input).report(Lang::En, &DEFAULT_PAIR);
         assert!(report.entry(hf::NAME).error.as_deref().unwrap().starts_with("`temperature` (=0.0) has to be"));
         assert_eq!(report.entry(literal::NAME).sampling, "Sampling::ArgMax");
         assert_eq!(report.entry(literal::NAME).kept, 1);
     }
 
     fn implicit_top_k_is_reported_as_a_default_that_took_effect() {
-        let report = Analysis::run(&case("t07_default").input).report();
+        let report = Analysis::run(&case("t07_default").input).report(Lang::En, &DEFAULT_PAIR);
         assert_eq!(report.effective.implicit, vec!["top_k=50".to_string()]);
         assert!(report.compare(literal::NAME).unwrap().mass_outside_hf > 0.01);
     }
@@ -216,7 +217,7 @@ both! {
         args.set(Field::DoSample, PyValue::Bool(true));
         args.set(Field::Temperature, PyValue::Float(1e-5));
         let input = sampling_lab_core::Inspection { args, ..case("t07").input };
-        let report = Analysis::run(&input).report();
+        let report = Analysis::run(&input).report(Lang::En, &DEFAULT_PAIR);
         assert_eq!((report.entry(hf::NAME).kept, report.entry(corrected::NAME).kept), (50, 1));
         let rules: Vec<&str> = report.causes.iter().map(|c| c.rule.name()).collect();
         // vLLM raises any temperature below 0.01 to 0.01: the one column that draws elsewhere.
@@ -246,14 +247,14 @@ both! {
         args.set(Field::DoSample, PyValue::Bool(true));
         args.set(Field::Temperature, PyValue::Float(1.5));
         let input = sampling_lab_core::Inspection { args, ..case("t07").input };
-        let report = Analysis::run(&input).report();
+        let report = Analysis::run(&input).report(Lang::En, &DEFAULT_PAIR);
         assert_eq!(report.entry(hf::NAME).kept, 50);
         assert!(report.entry(llama_cpp::NAME).kept < 50, "{}", report.entry(llama_cpp::NAME).kept);
         assert!(report.causes.iter().any(|c| c.rule == llama_cpp::ORDER), "{:?}", report.causes);
     }
 
     fn dflash_at_temperature_0_6_is_not_generate_at_temperature_0_6() {
-        let report = Analysis::run(&case("t07_default").input).report();
+        let report = Analysis::run(&case("t07_default").input).report(Lang::En, &DEFAULT_PAIR);
         assert_eq!((report.entry(hf::NAME).kept, report.entry(dflash::NAME).kept), (50, 49152));
         assert!(report.causes.iter().any(|c| c.rule == dflash::TEMPERATURE_ONLY), "{:?}", report.causes);
     }

@@ -12,7 +12,8 @@ mod outcomes;
 
 use outcomes::{check, Checked};
 use sampling_lab::logits_file::parse_logits;
-use sampling_lab_core::{Analysis, ColumnName, GenerateArgs, Inspection};
+use sampling_lab_core::output::finding::DEFAULT_PAIR;
+use sampling_lab_core::{Analysis, ColumnName, GenerateArgs, Inspection, Lang};
 use serde_json::Value;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
@@ -66,7 +67,7 @@ fn check_runtime(runtime: &str) -> Checked {
         let (_, logits, context_ids) = contexts.iter().find(|(n, _, _)| case["context"] == n.as_str()).unwrap();
         let args = GenerateArgs::from_json(&case["call"]).unwrap();
         let input = Inspection::new(logits.clone(), args, None, context_ids.clone()).unwrap();
-        let report = Analysis::run(&input).report();
+        let report = Analysis::run(&input).report(Lang::En, &DEFAULT_PAIR);
         let entry = report.entry(column);
         assert_eq!(
             entry.details["request"], case["request"],

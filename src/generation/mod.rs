@@ -1,12 +1,14 @@
 //! Driving the model: sessions that generate token by token under a chosen semantics, and the
 //! inspection of any step's logits with the sampling core.
 
+pub mod completion;
 pub mod prompt_cache;
 pub mod sampler;
 pub mod session;
 pub mod speculative;
 pub mod step_logits;
 
+pub use completion::Completion;
 pub use prompt_cache::PromptCache;
 pub use sampler::{Decoding, Sampler};
 pub use sampling_lab_core::ColumnName;

@@ -4,7 +4,9 @@
 
 use super::token_texts;
 use crate::model::Model;
-use sampling_lab_core::{Analysis, Distribution, GenerateArgs, GenerationConfig, Inspection, Report, SamplingError};
+use sampling_lab_core::{
+    Analysis, Distribution, GenerateArgs, GenerationConfig, Inspection, Report, ReportOptions, SamplingError,
+};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
@@ -37,9 +39,10 @@ impl StepLogits {
         Inspection::new(self.logits.clone(), args, generation_config, self.context_ids.clone())
     }
 
-    /// The report of this step's `analysis`, with the text of every token it lists.
-    pub fn report(&self, analysis: &Analysis) -> StepReport {
-        let report = analysis.report();
+    /// The report of this step's `analysis`, written as `options` say, with the text of every
+    /// token it lists.
+    pub fn report(&self, analysis: &Analysis, options: &ReportOptions) -> StepReport {
+        let report = analysis.report_with(options);
         let mut ids = BTreeSet::new();
         for (_, entry) in &report.entries {
             ids.extend(entry.support.iter().map(|(id, _)| *id));
@@ -49,6 +52,11 @@ impl StepLogits {
             context_ids: self.context_ids.clone(),
             tokens: token_texts(&self.model, ids),
         }
+    }
+
+    /// The characters the byte tokens among `tokens` begin, as the model completes them here.
+    pub fn completions(&self, tokens: &[u32]) -> Result<Vec<super::Completion>, super::GenerationError> {
+        super::completion::complete(&self.model, &self.context_ids, tokens)
     }
 
     /// `token`'s probability under the model's own distribution (the softmax of the raw logits,

@@ -40,6 +40,8 @@ pub struct TextTokenizer {
     inner: Tokenizer,
     /// Each id's text for display: byte-level pieces mapped back to bytes, invalid UTF-8 escaped.
     texts: Vec<String>,
+    /// Each id's bytes, where its piece is byte-level (none for added and special tokens).
+    bytes: Vec<Option<Box<[u8]>>>,
 }
 
 impl TextTokenizer {
@@ -103,14 +105,22 @@ impl TextTokenizer {
     fn wrap(inner: Tokenizer) -> Self {
         let added = inner.get_added_tokens_decoder();
         let table = byte_of_char();
-        let texts = (0..inner.get_vocab_size(true) as u32)
+        let (texts, bytes) = (0..inner.get_vocab_size(true) as u32)
             .map(|id| match (added.get(&id), inner.id_to_token(id)) {
-                (Some(token), _) => token.content.clone(),
-                (None, Some(piece)) => display_text(&piece, &table),
-                (None, None) => String::new(),
+                (Some(token), _) => (token.content.clone(), None),
+                (None, Some(piece)) => match piece_bytes(&piece, &table) {
+                    Some(bytes) => (escape_invalid_utf8(&bytes), Some(bytes.into_boxed_slice())),
+                    None => (piece, None),
+                },
+                (None, None) => (String::new(), None),
             })
-            .collect();
-        TextTokenizer { inner, texts }
+            .unzip();
+        TextTokenizer { inner, texts, bytes }
+    }
+
+    /// The bytes a token writes, where its piece is byte-level; none for special tokens.
+    pub fn token_bytes(&self, id: u32) -> Option<&[u8]> {
+        self.bytes.get(id as usize)?.as_deref()
     }
 
     /// Ids of `text` as `tokenizer(text, add_special_tokens=False)`: special tokens written in the
@@ -195,15 +205,9 @@ fn byte_of_char() -> HashMap<char, u8> {
         .collect()
 }
 
-fn display_text(piece: &str, table: &HashMap<char, u8>) -> String {
-    match piece
-        .chars()
-        .map(|c| table.get(&c).copied())
-        .collect::<Option<Vec<u8>>>()
-    {
-        Some(bytes) => escape_invalid_utf8(&bytes),
-        None => piece.to_string(),
-    }
+/// A byte-level piece's bytes; none where a character is outside GPT-2's table.
+fn piece_bytes(piece: &str, table: &HashMap<char, u8>) -> Option<Vec<u8>> {
+    piece.chars().map(|c| table.get(&c).copied()).collect()
 }
 
 /// Valid UTF-8 runs as text, every other byte as `\xNN`.

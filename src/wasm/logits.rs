@@ -1,7 +1,7 @@
 //! Model-free entry points: the core over logits the caller already has (a `.npy` file, a
 //! synthetic row such as the ties lab's `[3, 2, 2, 1]`).
 
-use super::{args, generation_config, to_js};
+use super::{args, generation_config, report_options, to_js};
 use crate::logits_file;
 use sampling_lab_core::output::monte_carlo;
 use sampling_lab_core::{Analysis, Inspection, Part, Port};
@@ -18,29 +18,35 @@ fn inspection(
     Ok(Inspection::new(logits, args, generation_config, context_ids)?)
 }
 
-/// The report of every column for one step's logits.
+/// The report of every column for one step's logits, written as `options_json` says
+/// (`{"lang", "compared"}`: the core's `ReportOptions`).
 #[wasm_bindgen]
 pub fn inspect(
     logits: Vec<f32>,
     params_json: &str,
     generation_config_json: Option<String>,
     context_ids: Vec<u32>,
+    options_json: Option<String>,
 ) -> Result<JsValue, JsError> {
+    let options = report_options(options_json)?;
     let input = inspection(logits, params_json, generation_config_json, context_ids)?;
-    to_js(&Analysis::run(&input).report())
+    to_js(&Analysis::run(&input).report_with(&options))
 }
 
 /// Each column's request that samples from transformers' distribution at this step, checked
-/// (`sampling-lab port`): `[{column, fixed, this_step, verdict}]`.
+/// (`sampling-lab port`): `[{column, fixed, this_step, verdict}]`, the verdicts in the options'
+/// language.
 #[wasm_bindgen]
 pub fn port(
     logits: Vec<f32>,
     params_json: &str,
     generation_config_json: Option<String>,
     context_ids: Vec<u32>,
+    options_json: Option<String>,
 ) -> Result<JsValue, JsError> {
+    let options = report_options(options_json)?;
     let input = inspection(logits, params_json, generation_config_json, context_ids)?;
-    to_js(&Port::all(&input)?)
+    to_js(&Port::all(&input, options.lang)?)
 }
 
 /// `draws` seeded draws of both ports with the real candle `LogitsProcessor`, to be made in

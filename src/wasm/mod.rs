@@ -22,7 +22,8 @@ pub use pool::{pool_rows, threaded, threads, trap_pool};
 pub use step::StepLogits;
 
 use sampling_lab_core::columns::{self, causes::Rule};
-use sampling_lab_core::{GenerateArgs, GenerationConfig};
+use sampling_lab_core::output::catalog::ColumnInfo;
+use sampling_lab_core::{GenerateArgs, GenerationConfig, Lang, ReportOptions};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -61,17 +62,25 @@ fn generation_config(json: Option<String>) -> Result<Option<GenerationConfig>, J
         .map_err(JsError::from)
 }
 
+/// How a report is written (`{"lang", "compared"}`); absent or blank: English, the default pair.
+fn report_options(json: Option<String>) -> Result<ReportOptions, JsError> {
+    Ok(ReportOptions::from_json_str(json.as_deref().unwrap_or(""))?)
+}
+
 /// The rules the core names as causes (`report.causes[].rule`), for checking exercise sets.
 #[wasm_bindgen(js_name = causeRules)]
 pub fn cause_rules() -> Vec<String> {
     Rule::all().map(|r| r.name().to_string()).collect()
 }
 
-/// The columns, in the order the report lists them: `[{name, label, definition, code, draws}]`
-/// (`code`: the language of the column's code, or null; `draws`: whether Monte Carlo draws it).
+/// The columns, in the order the report lists them: `[{name, label, short, definition, code,
+/// draws}]` in `lang` (`en` or `zh-Hans`; `code`: the language of the column's code, or null;
+/// `draws`: whether Monte Carlo draws it).
 #[wasm_bindgen]
-pub fn columns() -> Result<JsValue, JsError> {
-    to_js(&columns::REGISTRY)
+pub fn columns(lang: &str) -> Result<JsValue, JsError> {
+    let lang: Lang = lang.parse()?;
+    let infos: Vec<ColumnInfo> = columns::REGISTRY.iter().map(|c| c.info(lang)).collect();
+    to_js(&infos)
 }
 
 /// Aborts the instance exactly as a Rust panic does, so that the worker's crash recovery can be

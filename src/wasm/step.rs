@@ -1,7 +1,7 @@
 //! One step of a model — the token after a chat (`Lab.nextStep`) or a generated token
 //! (`Generation.stepAt`) — and everything the page asks about it, whichever the step.
 
-use super::{args, generation_config, to_js, DrawJob};
+use super::{args, generation_config, report_options, to_js, DrawJob};
 use crate::generation;
 use sampling_lab_core::{Analysis, Inspection};
 use wasm_bindgen::prelude::*;
@@ -26,12 +26,19 @@ impl From<generation::StepLogits> for StepLogits {
 
 #[wasm_bindgen]
 impl StepLogits {
-    /// The report of `sampling-lab inspect --model` for this step, without `tokens` and
-    /// `context_ids`: a page has the whole vocabulary once (`Lab.vocabulary()`), and naming every
-    /// token of a 49152-token support again at each step cost more than the report itself.
-    pub fn inspect(&self, params_json: &str, generation_config_json: Option<String>) -> Result<JsValue, JsError> {
+    /// The report of `sampling-lab inspect --model` for this step, written as `options_json`
+    /// says (`{"lang", "compared"}`), without `tokens` and `context_ids`: a page has the whole
+    /// vocabulary once (`Lab.vocabulary()`), and naming every token of a 49152-token support
+    /// again at each step cost more than the report itself.
+    pub fn inspect(
+        &self,
+        params_json: &str,
+        generation_config_json: Option<String>,
+        options_json: Option<String>,
+    ) -> Result<JsValue, JsError> {
+        let options = report_options(options_json)?;
         let input = self.inspection(params_json, generation_config_json)?;
-        to_js(&Analysis::run(&input).report())
+        to_js(&Analysis::run(&input).report_with(&options))
     }
 
     /// The Monte Carlo input for this step, for workers without the model.
@@ -39,6 +46,13 @@ impl StepLogits {
     pub fn draw_job(&self, params_json: &str, generation_config_json: Option<String>) -> Result<DrawJob, JsError> {
         let input = self.inspection(params_json, generation_config_json)?;
         Ok(DrawJob::new(input, params_json))
+    }
+
+    /// The characters the byte tokens among `tokens` begin, as the model completes them after
+    /// this step's context: `[{token, text, probability, continuation}]` (only the tokens that
+    /// leave a character open).
+    pub fn completions(&self, tokens: Vec<u32>) -> Result<JsValue, JsError> {
+        to_js(&self.step.completions(&tokens).map_err(super::error)?)
     }
 
     /// The `n` most probable tokens under the model's own softmax: `[[token, p, text], …]`.

@@ -82,7 +82,7 @@ fn the_checkpoints_generation_config_applies_under_the_callers_arguments() {
     let args = GenerateArgs::from_json_str(r#"{"temperature": 0.7}"#).unwrap();
     let step = StepLogits::new(Arc::new(model), logits, ids);
     let input = step.inspection(args, None).unwrap();
-    let report = serde_json::to_value(step.report(&Analysis::run(&input))).unwrap();
+    let report = serde_json::to_value(step.report(&Analysis::run(&input), &Default::default())).unwrap();
     let values = &report["effective_params"];
     assert_eq!(values["temperature"], 0.7, "{values}");
     assert_eq!(values["top_p"], 0.9, "{values}");

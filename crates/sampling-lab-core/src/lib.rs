@@ -39,7 +39,7 @@
 //! # Every column at one step
 //!
 //! ```
-//! use sampling_lab_core::{columns, Analysis, GenerateArgs, Inspection};
+//! use sampling_lab_core::{columns, Analysis, GenerateArgs, Inspection, Lang};
 //!
 //! let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "temperature": 0.7}"#)?;
 //! let logits: Vec<f32> = (0..100).map(|i| -(i as f32) * 0.05).collect();
@@ -48,8 +48,10 @@
 //! assert_eq!(analysis.distribution(columns::hf::NAME).unwrap().kept(), 50);
 //! assert_eq!(analysis.distribution(columns::literal::NAME).unwrap().kept(), 100);
 //! assert_eq!(analysis.causes_of(columns::literal::NAME)[0].rule.name(), "implicit_top_k");
-//! let report = serde_json::to_value(analysis.report())?; // what `sampling-lab inspect` prints
+//! // What `sampling-lab inspect` prints; its sentences in English or Chinese, their ids the same.
+//! let report = serde_json::to_value(analysis.report(Lang::ZhHans, &[columns::literal::NAME]))?;
 //! assert_eq!(report["corrected"]["kept"], 50);
+//! assert_eq!(report["finding"]["id"], "finding-compare-1");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -79,6 +81,7 @@ mod distribution;
 mod error;
 mod inspection;
 pub mod output;
+pub mod text;
 pub mod truncation;
 
 pub use arguments::{EffectiveParams, Field, GenerateArgs, GenerationConfig, PyValue, Source};
@@ -91,4 +94,6 @@ pub use inspection::{check_logits, Inspection};
 pub use output::analysis::Analysis;
 pub use output::monte_carlo::{MonteCarlo, MonteCarloRun, Part};
 pub use output::port::{Port, Request};
-pub use output::report::Report;
+pub use output::report::{Report, ReportOptions};
+pub use output::catalog::Render;
+pub use text::{Lang, Message};

@@ -1,9 +1,10 @@
 //! Why a column differs from transformers at a step, in plain words: the typed reasons
-//! ([`Rule`]) each engine declares, and the helpers their sentences share.
+//! ([`Rule`]) each engine declares, each stated as a catalog [`Message`] with this step's numbers.
 
 use super::{ColumnName, REGISTRY};
 use crate::arguments::params::Source;
 use crate::distribution::{Comparison, EXACT_TOLERANCE};
+use crate::text::{Message, Text};
 use serde::Serialize;
 
 /// A reason the page can name: a stable `snake_case` name (exercise sets refer to it) and the
@@ -35,12 +36,12 @@ impl Rule {
         REGISTRY.iter().flat_map(|c| c.rules.iter().copied())
     }
 
-    /// One reason for a difference, in a sentence for readers.
-    pub fn says(self, text: String) -> Cause {
+    /// One reason for a difference: the catalog's sentence for it, with this step's numbers.
+    pub fn says(self, message: Message) -> Cause {
         Cause {
             column: self.column,
             rule: self,
-            text,
+            message,
         }
     }
 }
@@ -51,15 +52,28 @@ impl Serialize for Rule {
     }
 }
 
-/// One reason for a difference: the column that departs from hf, its rule and a sentence.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// One reason for a difference: the column that departs from hf, its rule and its sentence.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Cause {
     /// The column that departs from hf.
     pub column: ColumnName,
     /// Which reason it is, by its stable name (what exercise sets check for).
     pub rule: Rule,
     /// The reason for readers, with this step's numbers.
-    pub text: String,
+    pub message: Message,
+}
+
+
+/// A cause with its sentence in one language.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CauseText {
+    /// The column that departs from hf.
+    pub column: ColumnName,
+    /// The rule's stable name.
+    pub rule: Rule,
+    /// The message's id and arguments, and its text.
+    #[serde(flatten)]
+    pub text: Text,
 }
 
 /// Whether a column's distribution is not hf's (or cannot be compared with it).
@@ -67,55 +81,24 @@ pub fn departs(comparison: Option<&Comparison>) -> bool {
     !comparison.is_some_and(|c| c.agrees_within(EXACT_TOLERANCE))
 }
 
-/// Where transformers took a value it was not passed.
-pub fn source_name(source: Source) -> &'static str {
+/// Where transformers took a value it was not passed, as a catalog selector
+/// (`-source(source: …)`): `generation_config` or `default`.
+pub fn source_key(source: Source) -> &'static str {
     match source {
-        Source::GenerationConfig => "the model's generation_config.json",
-        _ => "transformers' default",
+        Source::GenerationConfig => "generation_config",
+        _ => "default",
     }
 }
 
-/// `1 token`, `24 tokens`: a count with its noun.
-pub fn count(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
-}
-
-/// `1st`, `2nd`, `23rd`, `40th`.
-pub fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
+/// Names joined for a sentence: code and arguments (`top_k=50, top_p=0.9`), the same in every
+/// language.
+pub fn listed(names: &[String]) -> String {
+    names.join(", ")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ordinals_read_as_english() {
-        let read: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 40, 101, 112].map(ordinal).to_vec();
-        assert_eq!(
-            read,
-            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "40th", "101st", "112th"]
-        );
-    }
-
-    #[test]
-    fn counts_take_the_singular_for_one() {
-        assert_eq!(
-            (count(1, "token"), count(0, "token"), count(2, "token")),
-            ("1 token".into(), "0 tokens".into(), "2 tokens".into())
-        );
-    }
 
     #[test]
     fn every_rule_has_a_distinct_name() {

@@ -24,11 +24,6 @@ pub const NAME: ColumnName = ColumnName::new("corrected");
 /// The corrected port's registry entry.
 pub static COLUMN: Column = Column {
     name: NAME,
-    label: "corrected candle port",
-    short: "corrected",
-    in_a_sentence: "the corrected candle port",
-    definition: "A real candle 0.11.1 LogitsProcessor set up to draw from what transformers samples from: \
-        penalties on the logits, its warpers in a sample_f closure, each renormalised.",
     code: Some("Rust"),
     draws: true,
     from_call: |call| {

@@ -11,7 +11,7 @@
 //! ```
 
 use super::candle_port::CandlePort;
-use super::causes::{count, departs, Cause, Rule};
+use super::causes::{departs, Cause, Rule};
 use super::hf::{torch_argmax, Processor};
 use super::rust_code::{port_program, port_text};
 use super::thresholds::{Behaviour, Threshold};
@@ -19,6 +19,7 @@ use super::{Column, ColumnName, Drawing, Engine, StepView, TokenSampler};
 use crate::arguments::params::{Field, GenerateArgs};
 use crate::arguments::pyvalue::{float_repr, PyValue};
 use crate::distribution::Distribution;
+use crate::text::{list, Message};
 use crate::SamplingError;
 use candle_transformers::generation::Sampling;
 use serde_json::{json, Map, Value};
@@ -37,11 +38,6 @@ pub const TEMPERATURE_ONLY: Rule = Rule::new("dflash_temperature_only", NAME);
 /// DFlash's registry entry.
 pub static COLUMN: Column = Column {
     name: NAME,
-    label: "DFlash sample()",
-    short: "DFlash",
-    in_a_sentence: "DFlash's sample()",
-    definition: "DFlash's sample() (z-lab/dflash, dflash/model.py @ 44947fb): the argmax below a temperature \
-        of 1e-5, else softmax(logits / temperature) over the whole vocabulary; it reads nothing else.",
     code: Some("Rust"),
     draws: true,
     from_call: |call| Box::new(DflashColumn(DflashSampling::from_args(call.args))),
@@ -159,7 +155,7 @@ impl Engine for DflashColumn {
     fn causes(&self, step: &StepView) -> Vec<Cause> {
         match &self.0 {
             Ok(dflash) => causes(dflash, step),
-            Err(e) => vec![REFUSED.says(format!("DFlash's sample() cannot run: {e}"))],
+            Err(e) => vec![REFUSED.says(Message::new("cause-dflash-refused").verbatim("error", e.to_string()))],
         }
     }
 
@@ -186,37 +182,40 @@ fn causes(dflash: &DflashSampling, step: &StepView) -> Vec<Cause> {
     let hf = match step.hf {
         Ok((hf, _)) => hf,
         Err(message) => {
-            let what = if dflash.is_greedy() {
-                "takes the argmax"
+            let id = if dflash.is_greedy() {
+                "cause-dflash-refused-by-hf-argmax"
             } else {
-                "samples"
+                "cause-dflash-refused-by-hf-samples"
             };
-            return vec![REFUSED_BY_HF.says(format!(
-                "transformers refuses these arguments (“{message}”); DFlash's sample() reads only the temperature and {what}."
-            ))];
+            return vec![REFUSED_BY_HF.says(Message::new(id).verbatim("error", message.to_string()))];
         }
     };
     let mut out = Vec::new();
     if dflash.is_greedy() && hf.do_sample {
-        out.push(THRESHOLD.says(format!(
-            "DFlash's temperature {} is below 1e-5, so sample() takes the argmax; transformers samples at temperature={t}.",
-            float_repr(dflash.temperature)
-        )));
+        out.push(
+            THRESHOLD.says(
+                Message::new("cause-dflash-threshold")
+                    .verbatim("dflash_temperature", float_repr(dflash.temperature))
+                    .verbatim("temperature", t),
+            ),
+        );
     } else if !dflash.is_greedy() && !hf.do_sample {
-        out.push(NO_DO_SAMPLE.says(format!(
-            "DFlash has no do_sample: at temperature {} it samples, where generate() without do_sample=True decodes greedily.",
-            float_repr(dflash.temperature)
-        )));
+        out.push(NO_DO_SAMPLE.says(
+            Message::new("cause-dflash-no-do-sample").verbatim("temperature", float_repr(dflash.temperature)),
+        ));
     }
     let lacked = super::hf::processors_as_arguments(step, |p| !matches!(p, Processor::Temperature(_)));
     if !dflash.is_greedy() && hf.do_sample && !lacked.is_empty() {
-        let kept = |d: Option<&Distribution>| count(d.map_or(0, Distribution::kept), "token");
-        out.push(TEMPERATURE_ONLY.says(format!(
-            "DFlash's sample() is temperature alone: transformers also applies {}; DFlash keeps {}, transformers {}.",
-            lacked.join(", "),
-            kept(step.distribution.as_ref().ok()),
-            kept(step.hf_distribution())
-        )));
+        let lacked = list(lacked);
+        let kept = |d: Option<&Distribution>| d.map_or(0, Distribution::kept);
+        out.push(
+            TEMPERATURE_ONLY.says(
+                Message::new("cause-dflash-temperature-only")
+                    .arg("lacked", lacked)
+                    .count("kept", kept(step.distribution.as_ref().ok()))
+                    .count("hf_kept", kept(step.hf_distribution())),
+            ),
+        );
     }
     out
 }
@@ -230,13 +229,13 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
         Threshold::new(
             "DFlash sample()",
             Behaviour::Argmax,
-            format!("{repr} < 1e-5: torch.argmax"),
+            Message::new("threshold-dflash-argmax").verbatim("temperature", repr),
         )
     } else {
         Threshold::new(
             "DFlash sample()",
             Behaviour::Sample,
-            format!("softmax(logits / {repr}) over the whole vocabulary"),
+            Message::new("threshold-dflash-samples").verbatim("temperature", repr),
         )
     }]
 }

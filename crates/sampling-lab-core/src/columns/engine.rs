@@ -5,6 +5,7 @@
 use super::causes::Cause;
 use super::StepView;
 use crate::distribution::Distribution;
+use crate::text::Message;
 use crate::SamplingError;
 use rand::distr::weighted::WeightedIndex;
 use rand::distr::Distribution as _;
@@ -23,7 +24,7 @@ pub trait Engine {
     fn describe(&self) -> String;
 
     /// Notes for the report entry at this step.
-    fn notes(&self, _step: &StepView) -> Vec<String> {
+    fn notes(&self, _step: &StepView) -> Vec<Message> {
         Vec::new()
     }
 

@@ -5,13 +5,14 @@
 //! evaluated in f64; a decision that lies within float noise of its threshold, or a cut through
 //! a group of tied tokens (torch's unstable sort decides those), is recorded as an [`Ambiguity`].
 
-use super::causes::{count, Cause, Rule};
+use super::causes::{Cause, Rule};
 use super::thresholds::{Behaviour, Threshold};
 use super::{Column, ColumnName, Engine, ExactSampler, StepView, TokenSampler};
 use crate::arguments::params::{EffectiveParams, Field, GenerateArgs, Source};
 use crate::arguments::pyvalue::{float_repr, PyValue};
 use crate::distribution::{log_softmax_f64, Distribution, VANISHING};
 use crate::truncation::{ban_ngrams, top_k, Warper};
+use crate::text::Message;
 use crate::SamplingError;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -22,11 +23,6 @@ pub const NAME: ColumnName = ColumnName::new("hf");
 /// The hf column's registry entry.
 pub static COLUMN: Column = Column {
     name: NAME,
-    label: "transformers (hf)",
-    short: "hf",
-    in_a_sentence: "transformers",
-    definition: "What transformers' generate() samples from: its logits processors and warpers in its \
-        order, then softmax and torch.multinomial (transformers 5.23.0, checked against it by fixtures).",
     code: None,
     draws: false,
     from_call: |call| Box::new(HfColumn(HfSampling::from_params(&call.effective))),
@@ -89,20 +85,20 @@ impl Processor {
 }
 
 /// hf's processors as `name=value`, those `lacks` picks, each marked when transformers filled it
-/// in by default.
-pub fn processors_as_arguments(step: &StepView, lacks: impl Fn(&Processor) -> bool) -> Vec<String> {
+/// in by default: a list for a sentence.
+pub(crate) fn processors_as_arguments(step: &StepView, lacks: impl Fn(&Processor) -> bool) -> Vec<Message> {
     let Ok((hf, _)) = step.hf else { return Vec::new() };
     hf.processors
         .iter()
         .filter(|p| lacks(p))
         .map(|p| {
             let field = p.field();
-            let implicit = if step.effective.source(field) == Source::Default {
-                " (implicit)"
+            let id = if step.effective.source(field) == Source::Default {
+                "argument-implicit"
             } else {
-                ""
+                "argument"
             };
-            format!("{}={}{implicit}", field.name(), step.effective.get(field).repr())
+            Message::new(id).verbatim("argument", format!("{}={}", field.name(), step.effective.get(field).repr()))
         })
         .collect()
 }
@@ -113,7 +109,7 @@ pub struct Ambiguity {
     /// transformers' class of the processor that took the decision.
     pub processor: &'static str,
     /// The decision and why torch may take it otherwise, with the numbers.
-    pub reason: String,
+    pub reason: Message,
 }
 
 /// transformers' sampling pipeline for one set of effective parameters.
@@ -335,11 +331,12 @@ impl Engine for HfColumn {
         if undrawable == 0 {
             return Vec::new();
         }
-        vec![UNDRAWABLE.says(format!(
-            "transformers keeps {} (their scores are finite), but gives {undrawable} of them a probability too small for a float (below 1e-45): no draw can reach them, so a column that leaves them out and keeps {} samples from the same distribution.",
-            count(d.kept(), "token"),
-            count(d.kept() - undrawable, "token")
-        ))]
+        vec![UNDRAWABLE.says(
+            Message::new("cause-hf-undrawable")
+                .count("count", d.kept())
+                .count("undrawable", undrawable)
+                .count("drawable", d.kept() - undrawable),
+        )]
     }
 
     fn sampler(&self, seed: u64) -> Result<Box<dyn TokenSampler>, SamplingError> {
@@ -362,16 +359,16 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
     args.set(Field::Temperature, temperature);
     args.set(Field::TopK, PyValue::Int(0));
     let sampling = match HfSampling::from_params(&EffectiveParams::resolve(&args, None)) {
-        Ok(_) => (
-            Behaviour::Sample,
-            "TemperatureLogitsWarper, then top_k=50 unless passed".to_string(),
+        Ok(_) => (Behaviour::Sample, Message::new("threshold-hf-samples")),
+        Err(message) => (
+            Behaviour::Error,
+            Message::new("threshold-value-error").verbatim("error", message.to_string()),
         ),
-        Err(message) => (Behaviour::Error, format!("ValueError: {message}")),
     };
     let greedy = if t == 1.0 {
-        "greedy; the temperature is not used".to_string()
+        Message::new("threshold-hf-greedy")
     } else {
-        format!("greedy; temperature={} is only warned about", temperature.repr())
+        Message::new("threshold-hf-greedy-warned").verbatim("temperature", temperature.repr())
     };
     vec![
         Threshold::new("transformers generate(do_sample=True)", sampling.0, sampling.1),

@@ -25,7 +25,7 @@ use crate::inspection::Inspection;
 use crate::SamplingError;
 use causes::Rule;
 use hf::{HfOutcome, HfSampling};
-use serde::ser::SerializeStruct;
+use crate::text::Arg;
 use serde::{Deserialize, Serialize};
 use thresholds::Threshold;
 
@@ -37,6 +37,12 @@ macro_rules! registry {
         $(pub mod $engine;)*
         /// Every column, in the order the report, the page and the command line list them.
         pub static REGISTRY: &[&Column] = &[$(&$engine::COLUMN),*];
+        /// Each column's catalog (`locales/<lang>/columns/<engine>.ftl`), one per language in
+        /// [`Lang::ALL`](crate::text::Lang::ALL)'s order: its names, definition, causes and rows.
+        pub(crate) static CATALOGS: &[[&str; 2]] = &[$([
+            include_str!(concat!("../../locales/en/columns/", stringify!($engine), ".ftl")),
+            include_str!(concat!("../../locales/zh-Hans/columns/", stringify!($engine), ".ftl")),
+        ]),*];
     };
 }
 
@@ -83,6 +89,12 @@ impl ColumnName {
     }
 }
 
+impl From<ColumnName> for Arg {
+    fn from(name: ColumnName) -> Self {
+        Arg::Column(name.0)
+    }
+}
+
 impl std::fmt::Debug for ColumnName {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.0)
@@ -122,14 +134,6 @@ impl<'de> Deserialize<'de> for ColumnName {
 pub struct Column {
     /// What the column is called everywhere; [`ColumnName::column`] finds the entry again.
     pub name: ColumnName,
-    /// Its name for readers, as the figures table and the legend show it.
-    pub label: &'static str,
-    /// The same, short, where space is tight (toggles, menus).
-    pub short: &'static str,
-    /// How a sentence names it (the report's `finding`): "a literal candle port", "llama.cpp".
-    pub in_a_sentence: &'static str,
-    /// Two lines for the glossary: which library, which call, which version.
-    pub definition: &'static str,
     /// The language of the code a user writes for it ([`Engine::code`]), if it has any.
     pub code: Option<&'static str>,
     /// Whether Monte Carlo draws it with the engine's own generator ([`Engine::draws`]).
@@ -146,21 +150,6 @@ impl Column {
     /// The engine set up for `args` (and the model's `generation_config.json`).
     pub fn set_up(&self, args: &GenerateArgs, generation_config: Option<&GenerationConfig>) -> Box<dyn Engine> {
         (self.from_call)(&Call::new(args, generation_config))
-    }
-}
-
-/// What the page and the command line list about a column: `{name, label, short, definition,
-/// code, draws}`.
-impl Serialize for Column {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut s = serializer.serialize_struct("Column", 6)?;
-        s.serialize_field("name", &self.name)?;
-        s.serialize_field("label", self.label)?;
-        s.serialize_field("short", self.short)?;
-        s.serialize_field("definition", self.definition)?;
-        s.serialize_field("code", &self.code)?;
-        s.serialize_field("draws", &self.draws)?;
-        s.end()
     }
 }
 

@@ -27,6 +27,7 @@ use super::llama_cpp::{Defaults, LlamaCpp, Rules, Server};
 use super::thresholds::{Behaviour, Threshold};
 use super::{Column, ColumnName};
 use crate::arguments::pyvalue::PyValue;
+use crate::text::Message;
 
 /// Ollama's column.
 pub const NAME: ColumnName = ColumnName::new("ollama");
@@ -71,12 +72,6 @@ static OLLAMA: Server = Server {
 /// Ollama's registry entry.
 pub static COLUMN: Column = Column {
     name: NAME,
-    label: "Ollama 0.32 (/api/generate)",
-    short: "Ollama",
-    in_a_sentence: "Ollama",
-    definition: "Ollama 0.32.15's /api/generate, sent the options a generate() port sends: llama.cpp's chain \
-        (llama-server) with Ollama's values in every field — top_k 40, top_p 0.9, min_p 0 at temperature 1, then \
-        temperature 0.8 — unless sent; a None is not sent.",
     code: Some("Python"),
     draws: true,
     from_call: |call| Box::new(LlamaCpp::from_call_for(call, &OLLAMA)),
@@ -109,7 +104,7 @@ fn ollama_code(chain: &LlamaCpp) -> String {
         })
         .collect();
     let mut code = format!(
-        "import ollama\n\nollama.generate(model=\"smollm2:135m\", prompt=prompt, options={{{}}})\n",
+        "import ollama\n\nprompt = \"Your prompt\"  # the text the model continues\nollama.generate(model=\"smollm2:135m\", prompt=prompt, options={{{}}})\n",
         options.join(", ")
     );
     if !chain.ignored.is_empty() {
@@ -127,17 +122,13 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
         Threshold::new(
             system,
             Behaviour::Argmax,
-            "temperature ≤ 0: the first maximum, silently (Ollama checks no range; llama-server clamps a negative one to 0)"
-                .into(),
+            Message::new("threshold-ollama-argmax"),
         )
     } else {
         Threshold::new(
             system,
             Behaviour::Sample,
-            format!(
-                "logits / {} in f32 after top_k 40, top_p 0.9 (unless sent) at temperature 1; no threshold",
-                temperature.repr()
-            ),
+            Message::new("threshold-ollama-samples").verbatim("temperature", temperature.repr()),
         )
     }]
 }

@@ -12,12 +12,13 @@
 //! - An argument the runtime has no field for is listed as ignored; what is not sent takes the
 //!   runtime's default, never transformers'.
 
-use super::causes::{count, Cause, Rule};
+use super::causes::{Cause, Rule};
 use super::hf::HfSampling;
 use super::StepView;
 use crate::arguments::params::{Field, GenerateArgs};
 use crate::arguments::pyvalue::PyValue;
 use crate::distribution::Distribution;
+use crate::text::Message;
 use serde_json::{json, Map, Value};
 
 /// The arguments that carry over, and how a runtime spells each.
@@ -133,32 +134,30 @@ impl PortRequest {
     }
 
     /// How each argument of the call carried over, for the report's notes.
-    pub(crate) fn notes(&self, args: &GenerateArgs, runtime: &str) -> Vec<String> {
-        let mut notes = vec![format!(
-            "the request a generate() port sends {runtime}: each argument by name as passed, do_sample=False as \
-             temperature 0; do_sample=True and a None send nothing, so {runtime}'s defaults apply (a judgement call: \
-             a port could fill in transformers' defaults instead)"
-        )];
+    pub(crate) fn notes(&self, args: &GenerateArgs, runtime: &'static str) -> Vec<Message> {
+        let mut notes = vec![Message::new("note-port-request").verbatim("runtime", runtime)];
         for (field, value) in args.passed() {
             let python = format!("{}={}", field.name(), value.repr());
             let note = if field == Field::DoSample {
                 if self.greedy_by_do_sample {
-                    format!("{python} → temperature: 0 ({runtime} has no do_sample: greedy is temperature 0)")
+                    Message::new("note-port-do-sample-greedy")
                 } else {
-                    format!("{python}: nothing to send ({runtime} has no do_sample)")
+                    Message::new("note-port-do-sample-nothing")
                 }
             } else if let Some((key, _, sent)) = self.sent.iter().find(|(_, f, _)| *f == field) {
                 if self.greedy_by_do_sample && field == Field::Temperature {
-                    format!("{python}: replaced by temperature 0 (do_sample=False)")
+                    Message::new("note-port-temperature-replaced")
                 } else {
-                    format!("{python} → {key}: {}", sent.to_json())
+                    Message::new("note-port-sent")
+                        .verbatim("key", *key)
+                        .verbatim("value", sent.to_json().to_string())
                 }
             } else if value.is_none() {
-                format!("{python}: not sent, so {runtime}'s default applies")
+                Message::new("note-port-none")
             } else {
                 continue; // listed among the ignored
             };
-            notes.push(note);
+            notes.push(note.verbatim("python", python).verbatim("runtime", runtime));
         }
         notes
     }
@@ -179,7 +178,7 @@ pub(crate) fn describe_chain(chain: Vec<(&'static str, Value)>) -> String {
 /// Where a serving runtime's causes start when both it and transformers run the call.
 pub(crate) struct Opening<'a> {
     /// What the runtime does here: "decodes greedily", "samples at temperature 0.7 from 40 tokens".
-    pub(crate) what: String,
+    pub(crate) what: Message,
     /// transformers' set-up for the call.
     pub(crate) hf: &'a HfSampling,
     /// Tokens the runtime keeps, and transformers.
@@ -189,12 +188,12 @@ pub(crate) struct Opening<'a> {
 
 /// The one cause when the runtime refuses the request: its words (`refusal`), then what
 /// transformers does.
-pub(crate) fn refused(step: &StepView, rule: Rule, refusal: String) -> Vec<Cause> {
-    let hf = match step.hf_distribution() {
-        Some(d) => format!("transformers samples from {}", count(d.kept(), "token")),
-        None => "transformers refuses them too".into(),
+pub(crate) fn refused(step: &StepView, rule: Rule, refusal: Message) -> Vec<Cause> {
+    let message = match step.hf_distribution() {
+        Some(d) => Message::new("cause-runtime-refused-hf-samples").count("hf_kept", d.kept()),
+        None => Message::new("cause-runtime-refused-hf-refuses"),
     };
-    vec![rule.says(format!("{refusal}; {hf}."))]
+    vec![rule.says(message.arg("refusal", refusal))]
 }
 
 /// The one cause when transformers refuses the call (`accepts`: the runtime runs it anyway), else
@@ -202,14 +201,16 @@ pub(crate) fn refused(step: &StepView, rule: Rule, refusal: String) -> Vec<Cause
 /// runtime's words ("temperature 0.7", "temp 0.7"), or is None when it decodes greedily.
 pub(crate) fn opening<'a>(
     step: &'a StepView,
-    runtime: &str,
+    runtime: &'static str,
     sampling: Option<String>,
     accepts: Rule,
 ) -> Result<Opening<'a>, Vec<Cause>> {
     let kept = step.distribution.as_ref().map_or(0, Distribution::kept);
     let what = match sampling {
-        None => "decodes greedily".to_string(),
-        Some(temperature) => format!("samples at {temperature} from {}", count(kept, "token")),
+        None => Message::new("runtime-greedy"),
+        Some(temperature) => Message::new("runtime-samples")
+            .verbatim("temperature", temperature)
+            .count("kept", kept),
     };
     match step.hf {
         Ok((hf, _)) => Ok(Opening {
@@ -218,9 +219,12 @@ pub(crate) fn opening<'a>(
             kept,
             hf_kept: step.hf_distribution().map_or(0, Distribution::kept),
         }),
-        Err(message) => Err(vec![accepts.says(format!(
-            "transformers refuses these arguments (“{message}”); {runtime} {what}."
-        ))]),
+        Err(message) => Err(vec![accepts.says(
+            Message::new("cause-runtime-accepts")
+                .verbatim("error", message.to_string())
+                .verbatim("runtime", runtime)
+                .arg("what", what),
+        )]),
     }
 }
 

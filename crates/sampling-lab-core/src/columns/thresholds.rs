@@ -3,6 +3,7 @@
 
 use super::REGISTRY;
 use crate::arguments::pyvalue::PyValue;
+use crate::text::{Message, Text};
 use serde::Serialize;
 
 /// What a system does at a temperature: where "temperature zero" begins is where this changes.
@@ -19,25 +20,38 @@ pub enum Behaviour {
 }
 
 /// What one system does with the temperature.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Threshold {
-    /// The system and the call it is asked with, as the table's first column reads.
+    /// The system and the call it is asked with, as the table's first column reads (code).
     pub system: &'static str,
     /// What it does at this temperature.
     pub behaviour: Behaviour,
     /// Why, or what exactly, for readers (the rule that decides, the error it raises).
-    pub detail: String,
+    pub detail: Message,
 }
 
 impl Threshold {
     /// One row of the table.
-    pub(crate) fn new(system: &'static str, behaviour: Behaviour, detail: String) -> Self {
+    pub(crate) fn new(system: &'static str, behaviour: Behaviour, detail: Message) -> Self {
         Threshold {
             system,
             behaviour,
             detail,
         }
     }
+
+}
+
+/// A row of the table with its detail in one language: `{system, behaviour, detail: {id, args,
+/// text}}`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ThresholdText {
+    /// The system and the call it is asked with.
+    pub system: &'static str,
+    /// What it does at this temperature.
+    pub behaviour: Behaviour,
+    /// Why, in the report's language.
+    pub detail: Text,
 }
 
 /// The rows for `temperature` as the call gave it (a Python int or float, for transformers'

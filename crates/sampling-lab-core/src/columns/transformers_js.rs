@@ -18,12 +18,13 @@
 //! generate({do_sample: true, top_k: 2}) on [3, 2, 2, 1]        // keeps ids 0 and 1, never 2
 //! ```
 
-use super::causes::{count, departs, ordinal, Cause, Rule};
+use super::causes::{departs, listed, Cause, Rule};
 use super::thresholds::{Behaviour, Threshold};
 use super::{Column, ColumnName, Engine, ExactSampler, StepView, TokenSampler};
 use crate::arguments::params::{Field, GenerateArgs, GenerationConfig};
 use crate::arguments::pyvalue::{float_repr, PyValue};
 use crate::distribution::Distribution;
+use crate::text::Message;
 use crate::truncation::ban_ngrams;
 use crate::SamplingError;
 use serde_json::{json, Map, Value};
@@ -40,11 +41,6 @@ const ARITHMETIC: Rule = Rule::new("transformers_js_arithmetic", NAME);
 /// transformers.js' registry entry.
 pub static COLUMN: Column = Column {
     name: NAME,
-    label: "transformers.js 4.3.2",
-    short: "transformers.js",
-    in_a_sentence: "transformers.js",
-    definition: "transformers.js 4.3.2 (@huggingface/transformers on npm), generate() in JavaScript: \
-        its top-p warper is commented out, top_k keeps exactly k, temperature 0 decodes greedily.",
     code: Some("JavaScript"),
     draws: false,
     from_call: |call| {
@@ -263,12 +259,10 @@ impl Engine for TransformersJsColumn {
         }
     }
 
-    fn notes(&self, _step: &StepView) -> Vec<String> {
+    fn notes(&self, _step: &StepView) -> Vec<Message> {
         let switched = self.0.as_ref().is_ok_and(|t| t.switched_to_greedy);
         switched
-            .then(|| {
-                "`temperature: 0` implies greedy sampling: transformers.js sets do_sample to false (a warning)".into()
-            })
+            .then(|| Message::new("note-transformers_js-switched-to-greedy"))
             .into_iter()
             .collect()
     }
@@ -293,7 +287,11 @@ impl Engine for TransformersJsColumn {
     fn causes(&self, step: &StepView) -> Vec<Cause> {
         match &self.0 {
             Ok(tjs) => causes(tjs, step),
-            Err(e) => vec![REFUSED.says(format!("transformers.js {VERSION} throws: {e}"))],
+            Err(e) => vec![REFUSED.says(
+                Message::new("cause-transformers_js-refused")
+                    .verbatim("version", VERSION)
+                    .verbatim("error", e.to_string()),
+            )],
         }
     }
 
@@ -311,37 +309,44 @@ fn causes(tjs: &TransformersJs, step: &StepView) -> Vec<Cause> {
         return Vec::new();
     }
     if let Err(message) = step.hf {
-        let what = if tjs.switched_to_greedy {
-            "warns and decodes greedily"
+        let id = if tjs.switched_to_greedy {
+            "cause-transformers_js-accepts-greedy"
         } else {
-            "runs them"
+            "cause-transformers_js-accepts"
         };
-        return vec![ACCEPTS.says(format!(
-            "transformers refuses these arguments (“{message}”); transformers.js {VERSION} {what}."
-        ))];
+        return vec![ACCEPTS.says(
+            Message::new(id)
+                .verbatim("error", message.to_string())
+                .verbatim("version", VERSION),
+        )];
     }
     let kept = step.distribution.as_ref().map_or(0, Distribution::kept);
     let hf_kept = step.hf_distribution().map_or(0, Distribution::kept);
     let mut out = Vec::new();
     if !tjs.ignored.is_empty() {
-        out.push(TOP_P_IGNORED.says(format!(
-            "transformers.js {VERSION} never applies {}: its top-p and other warpers are commented out, so it keeps {} where transformers keeps {hf_kept}.",
-            tjs.ignored.join(", "),
-            count(kept, "token")
-        )));
+        out.push(
+            TOP_P_IGNORED.says(
+                Message::new("cause-transformers_js-top-p-ignored")
+                    .verbatim("version", VERSION)
+                    .verbatim("ignored", listed(&tjs.ignored))
+                    .count("kept", kept)
+                    .count("hf_kept", hf_kept),
+            ),
+        );
     }
     if let Some(k) = tjs.top_k.filter(|_| tjs.do_sample) {
         if tjs.ignored.is_empty() && hf_kept > k {
-            out.push(EXACTLY_K.says(format!(
-                "scores tie at the {} place: transformers keeps all {hf_kept} tied tokens, transformers.js' ONNX TopK keeps exactly {k}, the lower ids first.",
-                ordinal(k)
-            )));
+            out.push(
+                EXACTLY_K.says(
+                    Message::new("cause-transformers_js-exactly-k")
+                        .count("k", k)
+                        .count("hf_kept", hf_kept),
+                ),
+            );
         }
     }
     if out.is_empty() {
-        out.push(ARITHMETIC.says(format!(
-            "transformers.js {VERSION} runs the same rules in JavaScript's arithmetic; the distributions differ by more than 1e-6."
-        )));
+        out.push(ARITHMETIC.says(Message::new("cause-transformers_js-arithmetic").verbatim("version", VERSION)));
     }
     out
 }
@@ -356,19 +361,19 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
         Threshold::new(
             system,
             Behaviour::Argmax,
-            "a warning, then do_sample is set to false".into(),
+            Message::new("threshold-transformers_js-greedy"),
         )
     } else if t < 0.0 {
         Threshold::new(
             system,
             Behaviour::Sample,
-            format!("divides by {repr} without a check: the distribution is inverted"),
+            Message::new("threshold-transformers_js-inverted").verbatim("temperature", repr),
         )
     } else {
         Threshold::new(
             system,
             Behaviour::Sample,
-            format!("TemperatureLogitsWarper({repr}), then top_k=50 unless passed"),
+            Message::new("threshold-transformers_js-samples").verbatim("temperature", repr),
         )
     }]
 }

@@ -1,130 +1,150 @@
-//! The report's first sentence: for the call on screen, the largest departure from transformers
-//! in plain words, with its number — what a reader should take away before reading the figures.
+//! The report's first sentence: for the comparison on screen — transformers against the columns
+//! a reader chose, the literal and the corrected candle port unless told — what each does here,
+//! with its numbers; with no columns chosen, the largest departure from transformers.
 
 use super::analysis::{Analysis, Computed};
-use crate::columns::causes::count;
-use crate::columns::{corrected, hf};
+use crate::columns::{corrected, hf, literal, ColumnName};
 use crate::distribution::EXACT_TOLERANCE;
+use crate::text::{list, Message};
+
+/// The comparison the page opens on: the literal candle port and the corrected one, against hf.
+pub const DEFAULT_PAIR: [ColumnName; 2] = [literal::NAME, corrected::NAME];
+
+/// How many columns one sentence compares with transformers.
+pub const MOST_COMPARED: usize = 3;
 
 impl Analysis {
-    /// One sentence: which column departs most from transformers here (the largest total
-    /// variation), how many tokens each keeps, and how often the column draws a token
-    /// transformers never picks; or that every column samples what transformers samples; or, when
-    /// transformers refuses the call, which columns sample anyway.
+    /// One sentence for the columns in `compared` (hf itself and columns past the
+    /// [`MOST_COMPARED`]th are left out): how many tokens transformers keeps here and, for each
+    /// column, whether it samples the same, how often it draws a token transformers never picks,
+    /// or how far apart it is. With no column to compare, the largest departure from
+    /// transformers, or that every column agrees. When transformers refuses the call, which
+    /// columns sample anyway.
     ///
     /// ```
-    /// use sampling_lab_core::{Analysis, GenerateArgs, Inspection};
+    /// use sampling_lab_core::output::finding::DEFAULT_PAIR;
+    /// use sampling_lab_core::{Analysis, GenerateArgs, Inspection, Lang};
     ///
     /// let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "top_k": 2}"#)?;
     /// let analysis = Analysis::run(&Inspection::new(vec![3.0, 2.0, 2.0, 1.0], args, None, vec![])?);
-    /// assert!(analysis.finding().starts_with("transformers keeps 3 tokens here; "), "{}", analysis.finding());
+    /// let finding = analysis.finding(&DEFAULT_PAIR).render(Lang::En);
+    /// assert!(finding.starts_with("transformers keeps 3 tokens here; "), "{finding}");
+    /// assert!(finding.ends_with("the corrected candle port samples what transformers samples."), "{finding}");
     /// # Ok::<(), sampling_lab_core::SamplingError>(())
     /// ```
-    pub fn finding(&self) -> String {
-        let others = self.computed.iter().filter(|c| c.name != hf::NAME);
-        let Some(hf) = self.hf_distribution() else {
-            let sampling: Vec<String> = others
-                .filter(|c| c.name != corrected::NAME)
-                .filter_map(|c| c.distribution.as_ref().ok().map(|d| (c, d)))
-                .map(|(c, d)| format!("{} from {}", c.name.column().in_a_sentence, count(d.kept(), "token")))
-                .collect();
-            return match sampling.as_slice() {
-                [] => "transformers refuses these arguments, and so does every other column.".into(),
-                [one] => format!(
-                    "transformers refuses these arguments; {} anyway.",
-                    one.replacen(" from ", " samples from ", 1)
-                ),
-                [first, rest @ .., last] => {
-                    let mut listed = vec![first.replacen(" from ", " still samples from ", 1)];
-                    listed.extend(rest.iter().cloned());
-                    format!(
-                        "transformers refuses these arguments; {} and {last}.",
-                        listed.join(", ")
-                    )
-                }
-            };
+    pub fn finding(&self, compared: &[ColumnName]) -> Message {
+        let Some(hf_distribution) = self.hf_distribution() else {
+            return self.refused();
         };
-        let hf_kept = if self.hf.as_ref().is_ok_and(|(sampling, _)| !sampling.do_sample) {
-            "decodes greedily here (1 token)".to_string()
+        let hf_clause = if self.hf.as_ref().is_ok_and(|(sampling, _)| !sampling.do_sample) {
+            Message::new("finding-hf-greedy")
         } else {
-            format!("keeps {} here", count(hf.kept(), "token"))
+            Message::new("finding-hf-keeps").count("count", hf_distribution.kept())
         };
-        let departing = others
+        let compared: Vec<&Computed> = compared
+            .iter()
+            .filter(|name| **name != hf::NAME)
+            .take(MOST_COMPARED)
+            .map(|name| self.get(*name))
+            .collect();
+        if !compared.is_empty() {
+            let id = ["finding-compare-1", "finding-compare-2", "finding-compare-3"][compared.len() - 1];
+            let clauses = ["first", "second", "third"];
+            return compared
+                .iter()
+                .zip(clauses)
+                .fold(Message::new(id).arg("hf", hf_clause), |message, (column, clause)| {
+                    message.arg(clause, column_clause(column))
+                });
+        }
+        let departing = self
+            .computed
+            .iter()
+            .filter(|c| c.name != hf::NAME)
             .filter_map(|c| Some((c, c.compare.as_ref()?)))
             .filter(|(_, comparison)| !comparison.agrees_within(EXACT_TOLERANCE))
             .max_by(|a, b| a.1.tv.total_cmp(&b.1.tv).then(std::cmp::Ordering::Greater));
-        let Some((column, comparison)) = departing else {
-            return self.agreement(hf.kept());
-        };
-        let who = column.name.column().in_a_sentence;
-        let kept = kept_of(column);
-        if comparison.mass_outside_hf >= 5e-4 {
-            format!(
-                "transformers {hf_kept}; {who} keeps {kept} and draws {} of the time from tokens transformers never picks.",
-                percent(comparison.mass_outside_hf)
-            )
-        } else if comparison.only_hf.count > comparison.vanishing {
-            format!(
-                "transformers {hf_kept}; {who} keeps {kept}, never drawing {} transformers can draw (total variation {:.3}).",
-                count(comparison.only_hf.count, "token"),
-                comparison.tv
-            )
-        } else {
-            format!(
-                "transformers {hf_kept}; {who} keeps {kept} with other probabilities (total variation {:.3}).",
-                comparison.tv
-            )
+        match departing {
+            Some((column, _)) => Message::new("finding-compare-1")
+                .arg("hf", hf_clause)
+                .arg("first", column_clause(column)),
+            None => self.agreement(hf_distribution.kept()),
+        }
+    }
+
+    /// transformers refuses the call: which columns sample anyway, and from how many tokens.
+    fn refused(&self) -> Message {
+        let sampling: Vec<Message> = self
+            .computed
+            .iter()
+            .filter(|c| c.name != hf::NAME && c.name != corrected::NAME)
+            .filter_map(|c| {
+                let kept = c.distribution.as_ref().ok()?.kept();
+                Some(Message::new("finding-sampler").arg("column", c.name).count("count", kept))
+            })
+            .collect();
+        match sampling.len() {
+            0 => Message::new("finding-refused-by-all"),
+            n => Message::new("finding-refused-but")
+                .arg("samplers", list(sampling))
+                .count("count", n),
         }
     }
 
     /// Every column that can sample agrees with transformers (within [`EXACT_TOLERANCE`]).
-    fn agreement(&self, kept: usize) -> String {
-        let refusing: Vec<&str> = self
+    fn agreement(&self, kept: usize) -> Message {
+        let refusing: Vec<Message> = self
             .computed
             .iter()
             .filter(|c| c.distribution.is_err())
-            .map(|c| c.name.column().in_a_sentence)
+            .map(|c| Message::new("finding-column-name").arg("column", c.name))
             .collect();
-        let tokens = count(kept, "token");
-        match refusing.as_slice() {
-            [] => format!("Every column samples what transformers samples here: the same {tokens}."),
-            [one] => format!(
-                "Every column but {one}, which refuses the call, samples what transformers samples here: {tokens}."
-            ),
-            many => format!(
-                "Every column that accepts the call samples what transformers samples here ({tokens}); {} refuse it.",
-                many.join(", ")
-            ),
+        match refusing.len() {
+            0 => Message::new("finding-all-agree").count("count", kept),
+            n => Message::new("finding-all-but-refusing-agree")
+                .count("count", kept)
+                .arg("refusing", list(refusing))
+                .count("refusing_count", n),
         }
     }
 }
 
-fn kept_of(column: &Computed) -> String {
-    column
-        .distribution
-        .as_ref()
-        .map_or_else(|_| "no token".into(), |d| count(d.kept(), "token"))
-}
-
-/// `9.6 %`, `0.24 %`, `31 %`: two significant figures, as a reader compares them.
-fn percent(share: f64) -> String {
-    let pct = share * 100.0;
-    if pct >= 10.0 {
-        format!("{pct:.0} %")
-    } else if pct >= 1.0 {
-        format!("{pct:.1} %")
+/// What one column does here, against transformers.
+fn column_clause(column: &Computed) -> Message {
+    let Ok(distribution) = &column.distribution else {
+        return Message::new("finding-column-refuses").arg("column", column.name);
+    };
+    let message = |id| {
+        Message::new(id)
+            .arg("column", column.name)
+            .count("count", distribution.kept())
+    };
+    let Some(comparison) = &column.compare else {
+        return message("finding-column-agrees");
+    };
+    if comparison.agrees_within(EXACT_TOLERANCE) {
+        message("finding-column-agrees")
+    } else if comparison.mass_outside_hf >= 5e-4 {
+        message("finding-column-outside").number("share", comparison.mass_outside_hf)
+    } else if comparison.only_hf.count > comparison.vanishing {
+        message("finding-column-never-draws")
+            .count("never", comparison.only_hf.count)
+            .number("tv", comparison.tv)
     } else {
-        format!("{pct:.2} %")
+        message("finding-column-other-probabilities").number("tv", comparison.tv)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::DEFAULT_PAIR;
+    use crate::columns::{dflash, ColumnName};
+    use crate::output::catalog::Render;
+    use crate::text::{Arg, Lang};
     use crate::{Analysis, GenerateArgs, Inspection};
 
-    fn finding(logits: Vec<f32>, kwargs: &str) -> String {
+    fn analysis(logits: Vec<f32>, kwargs: &str) -> Analysis {
         Analysis::run(&Inspection::new(logits, GenerateArgs::from_json_str(kwargs).unwrap(), None, vec![]).unwrap())
-            .finding()
     }
 
     fn spread(n: usize) -> Vec<f32> {
@@ -132,22 +152,44 @@ mod tests {
     }
 
     #[test]
-    fn the_largest_departure_is_named_with_how_often_it_draws_outside_transformers() {
-        // top_k 40, top_p 0.9 on a flat tail: the literal port skips its nucleus and keeps 40,
-        // transformers cuts the renormalised top 40; DFlash keeps every token and departs most.
-        let text = finding(
+    fn the_default_pair_says_what_the_literal_port_and_the_corrected_port_do_here() {
+        // top_k 40, top_p 0.9 on a flat tail: the literal port measures top_p on the whole mass
+        // and keeps more than transformers, which cuts the renormalised top 40; the corrected
+        // port samples what transformers samples.
+        let a = analysis(
             spread(400),
             r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#,
         );
+        let finding = a.finding(&DEFAULT_PAIR);
+        assert_eq!(finding.id(), "finding-compare-2");
+        let text = finding.render(Lang::En);
         assert!(text.starts_with("transformers keeps "), "{text}");
+        assert!(text.contains("; a literal candle port keeps 33 tokens and draws "), "{text}");
         assert!(
-            text.contains("; DFlash's sample() keeps 400 tokens and draws "),
+            text.ends_with("of the time from tokens transformers never picks; the corrected candle port samples what transformers samples."),
             "{text}"
         );
-        assert!(
-            text.ends_with(" % of the time from tokens transformers never picks."),
-            "{text}"
+    }
+
+    #[test]
+    fn another_pair_gets_its_own_sentence() {
+        let a = analysis(
+            spread(400),
+            r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#,
         );
+        let text = a.finding(&[dflash::NAME]).render(Lang::En);
+        assert!(text.contains("; DFlash's sample() keeps 400 tokens and draws "), "{text}");
+    }
+
+    #[test]
+    fn without_a_pair_the_largest_departure_is_named() {
+        let a = analysis(
+            spread(400),
+            r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#,
+        );
+        let finding = a.finding(&[]);
+        let Some(Arg::Message(first)) = finding.get("first") else { panic!("{finding:?}") };
+        assert_eq!(first.get("column"), Some(&Arg::Column(dflash::NAME.name())));
     }
 
     #[test]
@@ -157,33 +199,47 @@ mod tests {
         let logits: Vec<f32> = (0..55)
             .map(|i| if i < 50 { -(i as f32) * 0.01 } else { -200.0 })
             .collect();
-        let text = finding(logits, r#"{"do_sample": true, "temperature": 1.0, "top_p": 1.0}"#);
+        let a = analysis(logits, r#"{"do_sample": true, "temperature": 1.0, "top_p": 1.0}"#);
+        let text = a.finding(&[ColumnName::new("llama_cpp")]).render(Lang::En);
         assert!(text.contains("never drawing"), "{text}");
     }
 
     #[test]
     fn agreement_is_said_when_no_column_departs() {
         // One token takes all the drawable mass: the others' probabilities vanish below f32's.
-        let text = finding(vec![200.0, 0.0, 0.0, 0.0], r#"{"do_sample": true}"#);
-        assert!(text.starts_with("Every column"), "{text}");
+        let a = analysis(vec![200.0, 0.0, 0.0, 0.0], r#"{"do_sample": true}"#);
+        assert_eq!(a.finding(&[]).id(), "finding-all-agree");
+        assert!(a.finding(&[]).render(Lang::En).starts_with("Every column"));
     }
 
     #[test]
     fn a_refused_call_names_who_samples_anyway() {
-        let text = finding(spread(10), r#"{"do_sample": true, "temperature": 0.0}"#);
+        let a = analysis(spread(10), r#"{"do_sample": true, "temperature": 0.0}"#);
+        let text = a.finding(&DEFAULT_PAIR).render(Lang::En);
         assert!(
-            text.starts_with(
-                "transformers refuses these arguments; a literal candle port still samples from 1 token, "
-            ),
+            text.starts_with("transformers refuses these arguments, but a literal candle port (1 token), "),
             "{text}"
         );
     }
 
     #[test]
-    fn percentages_keep_two_significant_figures() {
-        assert_eq!(
-            [super::percent(0.096), super::percent(0.0024), super::percent(0.31)],
-            ["9.6 %", "0.24 %", "31 %"]
+    fn shares_keep_two_significant_figures_in_both_languages() {
+        let a = analysis(
+            spread(400),
+            r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#,
         );
+        let finding = a.finding(&[dflash::NAME]);
+        for lang in Lang::ALL {
+            let text = finding.render(lang);
+            assert!(regex_like_percent(&text), "{lang}: {text}");
+        }
+    }
+
+    /// A percentage with at most two significant digits and no space before the sign.
+    fn regex_like_percent(text: &str) -> bool {
+        let Some(end) = text.find('%') else { return false };
+        let digits: String = text[..end].chars().rev().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+        let significant = digits.chars().filter(|c| c.is_ascii_digit()).collect::<String>();
+        !digits.is_empty() && significant.trim_end_matches('0').len() <= 2
     }
 }

@@ -2,10 +2,13 @@
 //! its first sentence ([`Analysis::finding`]), the JSON report the command line prints and the
 //! page shows ([`report`]), and Monte Carlo
 //! draws with each engine's own generator, checked against its exact distribution
-//! ([`monte_carlo`]), and the request that ports the call to each runtime ([`port`]).
+//! ([`monte_carlo`]), the request that ports the call to each runtime ([`port`]), and the
+//! reference chat's numbers beside the write-up's ([`write_up`]).
 
 pub mod analysis;
-mod finding;
+pub mod catalog;
+pub mod finding;
 pub mod monte_carlo;
 pub mod port;
 pub mod report;
+pub mod write_up;

@@ -15,11 +15,11 @@
 //!   changes from step to step.
 //!
 //! ```
-//! use sampling_lab_core::{GenerateArgs, Inspection, Port};
+//! use sampling_lab_core::{GenerateArgs, Inspection, Lang, Port};
 //!
 //! let logits = vec![4.0, 3.0, 2.5, 1.0, 0.5, 0.0];
 //! let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "temperature": 0.7, "top_k": 4, "top_p": 0.9}"#)?;
-//! let ports = Port::all(&Inspection::new(logits, args, None, Vec::new())?)?;
+//! let ports = Port::all(&Inspection::new(logits, args, None, Vec::new())?, Lang::En)?;
 //! let vllm = ports.iter().find(|p| p.column.name() == "vllm").unwrap();
 //! assert!(vllm.fixed.agrees); // vLLM renormalises before top-p, as transformers does
 //! assert!(vllm.fixed.code.as_deref().unwrap().contains("SamplingParams(temperature=0.7, top_k=4, top_p=0.9)"));
@@ -31,6 +31,8 @@ use crate::arguments::pyvalue::PyValue;
 use crate::columns::{hf, ColumnName, REGISTRY};
 use crate::distribution::{compare, Distribution, EXACT_TOLERANCE};
 use crate::inspection::Inspection;
+use crate::text::{Lang, Message, Text};
+use super::catalog::Render;
 use crate::SamplingError;
 use serde::Serialize;
 
@@ -61,16 +63,18 @@ pub struct Port {
     pub column: ColumnName,
     /// The call's own values spelled out (or the nearest request made of them).
     pub fixed: Request,
-    /// `top_k` = hf's kept count at the temperature, when the fixed request does not agree.
+    /// `top_k` = hf's kept count at the temperature, when the fixed request does not agree and
+    /// this one does (where none agrees, the nearest fixed request is all there is to copy).
     pub this_step: Option<Request>,
     /// The verdict in a sentence, for the page and the command line.
-    pub verdict: String,
+    pub verdict: Text,
 }
 
 impl Port {
-    /// Every column's port of the step's call, in the registry's order (hf's own excluded).
-    /// Fails with transformers' refusal when transformers refuses the call: nothing to port.
-    pub fn all(step: &Inspection) -> Result<Vec<Port>, SamplingError> {
+    /// Every column's port of the step's call, in the registry's order (hf's own excluded), the
+    /// verdicts in `lang`. Fails with transformers' refusal when transformers refuses the call:
+    /// nothing to port.
+    pub fn all(step: &Inspection, lang: Lang) -> Result<Vec<Port>, SamplingError> {
         let config = step.generation_config.as_ref();
         let target = hf::COLUMN
             .set_up(&step.args, config)
@@ -112,9 +116,11 @@ impl Port {
                 let this_step = if fixed.agrees {
                     None
                 } else {
-                    best(this_step.iter().map(|a| (attempt(a), a))).map(|(r, a)| with_code(r, a))
+                    best(this_step.iter().map(|a| (attempt(a), a)))
+                        .filter(|(r, _)| r.agrees)
+                        .map(|(r, a)| with_code(r, a))
                 };
-                let verdict = verdict(column.in_a_sentence, &fixed, this_step.as_ref());
+                let verdict = verdict(column.name, &fixed, this_step.is_some()).in_lang(lang);
                 Port {
                     column: column.name,
                     fixed,
@@ -215,20 +221,20 @@ fn best<'a>(tried: impl Iterator<Item = (Request, &'a GenerateArgs)>) -> Option<
     nearest
 }
 
-fn verdict(runtime: &str, fixed: &Request, this_step: Option<&Request>) -> String {
+fn verdict(runtime: ColumnName, fixed: &Request, agrees_at_this_step: bool) -> Message {
     if fixed.agrees {
-        return format!("{runtime} samples from transformers' distribution here with this request.");
+        return Message::new("port-agrees").arg("runtime", runtime);
     }
-    let nearest = match &fixed.error {
-        Some(e) => format!("{runtime} refuses the nearest request ({e})"),
-        None => format!(
-            "The call's values do not make {runtime} sample from transformers' distribution; the nearest request made of them is {:.4} apart (TV)",
-            fixed.tv
-        ),
+    let id = match (&fixed.error, agrees_at_this_step) {
+        (Some(_), true) => "port-refused-this-step",
+        (Some(_), false) => "port-refused-none",
+        (None, true) => "port-apart-this-step",
+        (None, false) => "port-apart-none",
     };
-    match this_step {
-        Some(s) if s.agrees => format!("{nearest}. At this step only, top_k = transformers' kept count agrees."),
-        _ => format!("{nearest}, and no request agrees at this step either."),
+    let message = Message::new(id).arg("runtime", runtime).number("tv", fixed.tv);
+    match &fixed.error {
+        Some(e) => message.verbatim("error", e.clone()),
+        None => message,
     }
 }
 
@@ -238,8 +244,8 @@ mod tests {
 
     fn ports(kwargs: &str) -> Vec<Port> {
         let logits: Vec<f32> = (0..200).map(|i| ((i * 37 % 101) as f32) / 9.0).collect();
-        Port::all(&Inspection::new(logits, GenerateArgs::from_json_str(kwargs).unwrap(), None, Vec::new()).unwrap())
-            .unwrap()
+        let step = Inspection::new(logits, GenerateArgs::from_json_str(kwargs).unwrap(), None, Vec::new()).unwrap();
+        Port::all(&step, Lang::En).unwrap()
     }
 
     fn port<'a>(ports: &'a [Port], name: &str) -> &'a Port {
@@ -265,7 +271,7 @@ mod tests {
             assert!(p.fixed.tv > 0.0);
             let step = p.this_step.as_ref().unwrap();
             assert!(step.agrees, "{name}: {}", step.call);
-            assert!(p.verdict.contains("At this step only"), "{}", p.verdict);
+            assert_eq!(p.verdict.message.id(), "port-apart-this-step", "{}", p.verdict);
         }
     }
 
@@ -282,12 +288,9 @@ mod tests {
         let all = ports(r#"{"do_sample": true, "temperature": 0.7, "top_k": 40}"#);
         let p = port(&all, "dflash");
         assert!(!p.fixed.agrees && p.fixed.tv > 0.0);
-        assert!(!p.this_step.as_ref().unwrap().agrees);
-        assert!(
-            p.verdict.ends_with("no request agrees at this step either."),
-            "{}",
-            p.verdict
-        );
+        // No "at this step only" request to copy: it would repeat the nearest one's code.
+        assert!(p.this_step.is_none());
+        assert_eq!(p.verdict.message.id(), "port-apart-none", "{}", p.verdict);
     }
 
     #[test]
@@ -302,6 +305,6 @@ mod tests {
     fn a_call_transformers_refuses_has_nothing_to_port() {
         let logits = vec![1.0, 0.0];
         let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "top_p": -0.5}"#).unwrap();
-        assert!(Port::all(&Inspection::new(logits, args, None, Vec::new()).unwrap()).is_err());
+        assert!(Port::all(&Inspection::new(logits, args, None, Vec::new()).unwrap(), Lang::En).is_err());
     }
 }

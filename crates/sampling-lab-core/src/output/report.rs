@@ -3,15 +3,52 @@
 
 use super::analysis::Analysis;
 use crate::arguments::params::{Field, Source};
-use crate::columns::causes::Cause;
+use crate::columns::causes::CauseText;
 use crate::columns::hf::{self, Processor};
-use crate::columns::thresholds::Threshold;
+use crate::columns::thresholds::ThresholdText;
 use crate::columns::ColumnName;
 use crate::distribution::{Comparison, Distribution};
+use crate::text::{Lang, Text};
+use super::catalog::Render;
 use crate::SamplingError;
 use serde::ser::SerializeMap;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+
+/// How a report is written: the language of its sentences, the columns its finding compares
+/// with hf, and whether the step is the reference chat's (its numbers then stand beside the
+/// write-up's) — `{"lang": "zh-Hans", "compared": ["literal", "corrected"], "write_up": true}`,
+/// each key optional (English, [`DEFAULT_PAIR`](super::finding::DEFAULT_PAIR), no).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ReportOptions {
+    /// The language of every `text`.
+    pub lang: Lang,
+    /// The columns the finding compares with hf (none: the largest departure).
+    pub compared: Vec<ColumnName>,
+    /// The step is the reference chat's: say how its numbers stand to the write-up's.
+    pub write_up: bool,
+}
+
+impl Default for ReportOptions {
+    fn default() -> Self {
+        ReportOptions {
+            lang: Lang::En,
+            compared: super::finding::DEFAULT_PAIR.to_vec(),
+            write_up: false,
+        }
+    }
+}
+
+impl ReportOptions {
+    /// The options a JSON object names; a blank text is the defaults.
+    pub fn from_json_str(text: &str) -> Result<Self, SamplingError> {
+        if text.trim().is_empty() {
+            return Ok(ReportOptions::default());
+        }
+        serde_json::from_str(text).map_err(|e| SamplingError::invalid(format!("the report's options: {e}")))
+    }
+}
 
 /// One column's entry: what every entry has, then the column's own fields.
 #[derive(Clone, Debug, Serialize)]
@@ -27,7 +64,7 @@ pub struct Entry {
     /// What the library raises for the call, word for word, when it refuses it.
     pub error: Option<String>,
     /// What a reader should know about the set-up (arguments dropped, values clamped, …).
-    pub notes: Vec<String>,
+    pub notes: Vec<Text>,
     /// The column's own fields ([`crate::Engine::details`]).
     #[serde(flatten)]
     pub details: Map<String, Value>,
@@ -66,12 +103,18 @@ pub struct Report {
     pub compare: Vec<(ColumnName, Option<Comparison>)>,
     /// The call as Python source ([`GenerateArgs::python_call`](crate::GenerateArgs::python_call)).
     pub call: String,
-    /// The largest departure from transformers here, in one sentence ([`Analysis::finding`]).
-    pub finding: String,
+    /// The report's language: every `text` is in it.
+    pub lang: Lang,
+    /// The columns the finding compares with hf.
+    pub compared: Vec<ColumnName>,
+    /// The comparison in one sentence ([`Analysis::finding`]).
+    pub finding: Text,
+    /// For the reference chat, how its numbers stand to the write-up's ([`super::write_up`]).
+    pub write_up: Option<Text>,
     /// Why each column differs from transformers here, in plain words.
-    pub causes: Vec<Cause>,
+    pub causes: Vec<CauseText>,
     /// What each system does with this temperature: argmax, sample or error.
-    pub greedy_thresholds: Vec<Threshold>,
+    pub greedy_thresholds: Vec<ThresholdText>,
     /// Each column with code, as the code a user writes (none where its library refuses).
     pub code: Vec<(ColumnName, Option<String>)>,
 }
@@ -117,7 +160,12 @@ impl Serialize for Report {
         }
         map.serialize_entry("compare", &ByColumn(&self.compare))?;
         map.serialize_entry("call", &self.call)?;
+        map.serialize_entry("lang", self.lang.tag())?;
+        map.serialize_entry("compared", &self.compared)?;
         map.serialize_entry("finding", &self.finding)?;
+        if let Some(note) = &self.write_up {
+            map.serialize_entry("write_up", note)?;
+        }
         map.serialize_entry("causes", &self.causes)?;
         map.serialize_entry("greedy_thresholds", &self.greedy_thresholds)?;
         map.serialize_entry("code", &ByColumn(&self.code))?;
@@ -126,31 +174,45 @@ impl Serialize for Report {
 }
 
 impl Analysis {
-    /// The report of the step: what `sampling-lab inspect` prints and the page shows, as JSON
-    /// through serde.
+    /// The report of the step in `lang`, its finding comparing the columns `compared` with hf
+    /// (see [`Analysis::finding`]): what `sampling-lab inspect` prints and the page shows, as
+    /// JSON through serde.
     ///
     /// ```
-    /// use sampling_lab_core::{columns, Analysis, GenerateArgs, Inspection};
+    /// use sampling_lab_core::output::finding::DEFAULT_PAIR;
+    /// use sampling_lab_core::{columns, Analysis, GenerateArgs, Inspection, Lang};
     ///
     /// // Sampling at temperature 0: transformers raises, candle's copied flags go greedy.
     /// let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "temperature": 0.0}"#)?;
-    /// let report = Analysis::run(&Inspection::new(vec![2.0, 1.0, 0.5], args, None, vec![])?).report();
+    /// let analysis = Analysis::run(&Inspection::new(vec![2.0, 1.0, 0.5], args, None, vec![])?);
+    /// let report = analysis.report(Lang::En, &DEFAULT_PAIR);
     /// let hf_error = report.entry(columns::hf::NAME).error.as_deref().unwrap_or_default();
     /// assert!(hf_error.starts_with("`temperature` (=0.0) has to be a strictly positive float"));
     /// assert_eq!(report.entry(columns::literal::NAME).sampling, "Sampling::ArgMax");
     /// assert_eq!(serde_json::to_value(&report)?["literal"]["kept"], 1);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn report(&self) -> Report {
+    pub fn report(&self, lang: Lang, compared: &[ColumnName]) -> Report {
+        self.report_with(&ReportOptions {
+            lang,
+            compared: compared.to_vec(),
+            write_up: false,
+        })
+    }
+
+    /// The report written as `options` say.
+    pub fn report_with(&self, options: &ReportOptions) -> Report {
+        let (lang, compared) = (options.lang, options.compared.as_slice());
         let entries = self
             .computed
             .iter()
             .map(|c| {
                 let view = self.view(c);
+                let notes = c.engine.notes(&view).iter().map(|n| n.in_lang(lang)).collect();
                 let entry = entry(
                     c.engine.describe(),
                     c.distribution.as_ref(),
-                    c.engine.notes(&view),
+                    notes,
                     c.engine.details(&view),
                 );
                 (c.name, entry)
@@ -164,9 +226,16 @@ impl Analysis {
             entries,
             compare: others.map(|c| (c.name, c.compare.clone())).collect(),
             call: self.input.args.python_call(),
-            finding: self.finding(),
-            causes: self.causes.clone(),
-            greedy_thresholds: self.greedy_thresholds.clone(),
+            lang,
+            compared: compared.to_vec(),
+            finding: self.finding(compared).in_lang(lang),
+            write_up: options
+                .write_up
+                .then(|| super::write_up::note(&self.input.logits, self.input.context_ids.clone()).ok())
+                .flatten()
+                .map(|note| note.in_lang(lang)),
+            causes: self.causes.iter().map(|c| c.in_lang(lang)).collect(),
+            greedy_thresholds: self.greedy_thresholds.iter().map(|t| t.in_lang(lang)).collect(),
             code: self
                 .computed
                 .iter()
@@ -210,7 +279,7 @@ fn effective_report(analysis: &Analysis) -> EffectiveReport {
 fn entry(
     sampling: String,
     dist: Result<&Distribution, &SamplingError>,
-    notes: Vec<String>,
+    notes: Vec<Text>,
     details: Map<String, Value>,
 ) -> Entry {
     match dist {

@@ -2,6 +2,8 @@
 //! decisions it took within float noise of a threshold: torch's f32 arithmetic, or its unstable
 //! sort among tied tokens, may take those the other way.
 
+use crate::text::Message;
+
 /// Relative distance to a threshold below which torch's f32 arithmetic may decide otherwise.
 pub const NEAR_THRESHOLD: f64 = 1e-5;
 
@@ -9,8 +11,8 @@ pub const NEAR_THRESHOLD: f64 = 1e-5;
 pub struct Kept {
     /// One entry per token: whether it stays.
     pub mask: Vec<bool>,
-    /// The decisions torch may take otherwise, in words (the hf column's ambiguities).
-    pub notes: Vec<String>,
+    /// The decisions torch may take otherwise (the hf column's ambiguities).
+    pub notes: Vec<Message>,
 }
 
 impl Kept {
@@ -31,9 +33,12 @@ pub(crate) fn at_least(probs: &[f64], threshold: f64, spared: Option<usize>) -> 
         .enumerate()
         .map(|(i, &p)| {
             if p > 0.0 && (p - threshold).abs() <= NEAR_THRESHOLD * threshold {
-                notes.push(format!(
-                    "token {i}: probability {p:.9e} is within float noise of the cut {threshold:.9e}"
-                ));
+                notes.push(
+                    Message::new("ambiguity-near-cut")
+                        .verbatim("token", i.to_string())
+                        .verbatim("probability", format!("{p:.9e}"))
+                        .verbatim("threshold", format!("{threshold:.9e}")),
+                );
             }
             p >= threshold || Some(i) == spared
         })
@@ -42,7 +47,7 @@ pub(crate) fn at_least(probs: &[f64], threshold: f64, spared: Option<usize>) -> 
 }
 
 /// A note if equal probabilities fall on both sides of a cut.
-pub(crate) fn tie_split(probs: &[f64], mask: &[bool]) -> Option<String> {
+pub(crate) fn tie_split(probs: &[f64], mask: &[bool]) -> Option<Message> {
     let dropped_max = probs
         .iter()
         .zip(mask)
@@ -50,9 +55,5 @@ pub(crate) fn tie_split(probs: &[f64], mask: &[bool]) -> Option<String> {
         .map(|(p, _)| *p)
         .fold(0.0, f64::max);
     let split = dropped_max > 0.0 && probs.iter().zip(mask).any(|(p, k)| *k && *p == dropped_max);
-    split.then(|| {
-        format!(
-            "tied tokens with probability {dropped_max:.9e} straddle the cut; torch's sort order decides which survive"
-        )
-    })
+    split.then(|| Message::new("ambiguity-tie-split").verbatim("probability", format!("{dropped_max:.9e}")))
 }

@@ -3,6 +3,7 @@
 //! left, renormalised. `top_p ≥ 1` (or NaN) adds no warper; a negative one is refused.
 
 use super::closure::{descending, normalised, retain};
+use crate::text::Message;
 use super::kept::{tie_split, Kept, NEAR_THRESHOLD};
 use crate::arguments::{Field, PyValue};
 use crate::SamplingError;
@@ -33,9 +34,12 @@ pub(crate) fn keep(probs: &[f64], p: f64) -> Kept {
     let mut above = 0.0;
     for (rank, &i) in descending(probs).iter().enumerate() {
         if probs[i] > 0.0 && rank > 0 && (above - p).abs() <= NEAR_THRESHOLD * p.max(1e-3) {
-            notes.push(format!(
-                "token {i}: the mass above it, {above:.9}, is within float noise of top_p = {p}"
-            ));
+            notes.push(
+                Message::new("ambiguity-near-top-p")
+                    .verbatim("token", i.to_string())
+                    .verbatim("above", format!("{above:.9}"))
+                    .verbatim("p", p.to_string()),
+            );
         }
         mask[i] = rank == 0 || above < p;
         above += probs[i];

@@ -3,6 +3,7 @@
 //! `typical_p ≥ 1` (or NaN) adds no warper; transformers refuses one that is not above 0.
 
 use super::closure::{entropy, normalised, retain};
+use crate::text::Message;
 use super::kept::{Kept, NEAR_THRESHOLD};
 use crate::arguments::{Field, PyValue};
 use crate::SamplingError;
@@ -34,9 +35,12 @@ pub(crate) fn keep(probs: &[f64], mass: f64) -> Kept {
     for (pos, &i) in order.iter().enumerate() {
         cum += probs[i];
         if probs[i] > 0.0 && (cum - mass).abs() <= NEAR_THRESHOLD {
-            notes.push(format!(
-                "token {i}: cumulative mass {cum:.9} is within float noise of typical_p = {mass}"
-            ));
+            notes.push(
+                Message::new("ambiguity-near-typical-p")
+                    .verbatim("token", i.to_string())
+                    .verbatim("cumulative", format!("{cum:.9}"))
+                    .verbatim("mass", mass.to_string()),
+            );
         }
         if cum < mass {
             last = pos + 1;

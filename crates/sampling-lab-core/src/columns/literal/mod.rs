@@ -8,6 +8,8 @@
 mod causes;
 mod thresholds;
 
+pub(crate) use causes::top_k_mass;
+
 use super::candle_port::{CandlePort, PenaltyWindow, REPEAT_LAST_N};
 use super::causes::{Cause, Rule};
 use super::rust_code::{port_program, port_text};
@@ -15,6 +17,7 @@ use super::{Column, ColumnName, Drawing, Engine, StepView, TokenSampler};
 use crate::arguments::params::{Field, GenerateArgs};
 use crate::arguments::pyvalue::PyValue;
 use crate::distribution::Distribution;
+use crate::text::Message;
 use crate::SamplingError;
 use candle_transformers::generation::Sampling;
 
@@ -33,11 +36,6 @@ const TOP_P_NOT_RENORMALISED: Rule = Rule::new("top_p_not_renormalised", NAME);
 /// The literal port's registry entry.
 pub static COLUMN: Column = Column {
     name: NAME,
-    label: "literal candle port",
-    short: "literal",
-    in_a_sentence: "a literal candle port",
-    definition: "The arguments copied one by one onto candle 0.11.1's Sampling, as candle's examples wire \
-        their flags, drawn by its real LogitsProcessor: no implicit top_k, no generation_config.json.",
     code: Some("Rust"),
     draws: true,
     from_call: |call| Box::new(LiteralPort::from_args(call.args)),
@@ -137,14 +135,14 @@ impl Engine for LiteralPort {
         port_text(&self.port)
     }
 
-    fn notes(&self, _step: &StepView) -> Vec<String> {
-        let mut notes: Vec<String> = self
+    fn notes(&self, _step: &StepView) -> Vec<Message> {
+        let mut notes: Vec<Message> = self
             .dropped
             .iter()
-            .map(|d| format!("{d} has no candle counterpart and is dropped"))
+            .map(|d| Message::new("note-literal-dropped").verbatim("argument", d.clone()))
             .collect();
         if self.port.penalty.is_some() {
-            notes.push("repetition penalty over the last 64 tokens, as candle's examples apply it".into());
+            notes.push(Message::new("note-literal-penalty-window").count("last", REPEAT_LAST_N));
         }
         notes
     }
@@ -265,7 +263,7 @@ mod tests {
             args: GenerateArgs::from_json_str(r#"{"do_sample": true, "top_k": 2}"#).unwrap(),
             ..Default::default()
         };
-        let text = Analysis::run(&input).causes_of(NAME)[0].text.clone();
+        let text = crate::Render::render(&Analysis::run(&input).causes_of(NAME)[0].message, crate::Lang::En);
         assert!(text.starts_with("2 tokens share the 2nd highest score"), "{text}");
     }
 

@@ -3,8 +3,8 @@
 
 use crate::arguments::pyvalue::PyValue;
 use crate::columns::candle_port::CandlePort;
-use crate::columns::causes::count;
 use crate::columns::thresholds::{Behaviour, Threshold};
+use crate::text::Message;
 use crate::SamplingError;
 use candle_core::{Device, Tensor};
 use candle_transformers::generation::{LogitsProcessor, Sampling};
@@ -25,15 +25,13 @@ fn candle_new(t: f64) -> Threshold {
     let probe = Tensor::new(&[0f32, 0.0], &Device::Cpu).expect("a two-element tensor");
     let answers: Result<Vec<u32>, _> = (0..64).map(|_| processor.sample(&probe)).collect();
     match answers {
-        Err(e) => Threshold::new(system, Behaviour::Error, SamplingError::from(e).to_string()),
-        Ok(ids) if ids.contains(&1) => {
-            Threshold::new(system, Behaviour::Sample, "Sampling::All at this temperature".into())
-        }
-        Ok(_) => Threshold::new(
+        Err(e) => Threshold::new(
             system,
-            Behaviour::Argmax,
-            "below 1e-7 it builds Sampling::ArgMax".into(),
+            Behaviour::Error,
+            Message::new("threshold-library-error").verbatim("error", SamplingError::from(e).to_string()),
         ),
+        Ok(ids) if ids.contains(&1) => Threshold::new(system, Behaviour::Sample, Message::new("threshold-candle-new-samples")),
+        Ok(_) => Threshold::new(system, Behaviour::Argmax, Message::new("threshold-candle-new-argmax")),
     }
 }
 
@@ -47,13 +45,13 @@ fn candle_all(t: f64, logits: &[f32]) -> Threshold {
         return Threshold::new(
             system,
             Behaviour::Error,
-            format!("sample() returns Err: {}", SamplingError::from(e)),
+            Message::new("threshold-candle-all-err").verbatim("error", SamplingError::from(e).to_string()),
         );
     }
     let detail = match CandlePort::plain(sampling).drawable(logits) {
-        Ok(ids) if ids.len() == 1 => format!("samples, but only token {} has a nonzero f32 weight", ids[0]),
-        Ok(ids) => format!("samples from {}", count(ids.len(), "token")),
-        Err(e) => e.to_string(),
+        Ok(ids) if ids.len() == 1 => Message::new("threshold-candle-all-one").verbatim("token", ids[0].to_string()),
+        Ok(ids) => Message::new("threshold-candle-all-samples").count("count", ids.len()),
+        Err(e) => Message::new("threshold-library-error").verbatim("error", e.to_string()),
     };
     Threshold::new(system, Behaviour::Sample, detail)
 }

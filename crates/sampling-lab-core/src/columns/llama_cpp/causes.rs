@@ -1,10 +1,10 @@
 //! Why llama.cpp's chain departs from transformers at a step, in plain words.
 
-use super::request::defaults_of;
 use super::{short, LlamaCpp, REPEAT_LAST_N};
-use crate::columns::causes::{count, departs, ordinal, Cause};
+use crate::columns::causes::{departs, listed, Cause};
 use crate::columns::StepView;
 use crate::distribution::{ties_at_k, Distribution};
+use crate::text::{list, Message};
 
 pub(super) fn causes(chain: &LlamaCpp, step: &StepView) -> Vec<Cause> {
     if !departs(step.compare) {
@@ -16,43 +16,56 @@ pub(super) fn causes(chain: &LlamaCpp, step: &StepView) -> Vec<Cause> {
     let (hf, _) = match step.hf {
         Ok(pair) => pair,
         Err(message) => {
-            let clamps: Vec<String> = chain
+            let clamps: Vec<Message> = chain
                 .clamped
                 .iter()
-                .map(|c| format!("{} to {}", c.argument, c.became))
+                .map(|c| {
+                    Message::new("llama_cpp-clamp")
+                        .verbatim("argument", c.argument.clone())
+                        .verbatim("became", c.became.clone())
+                })
                 .collect();
-            let what = match (clamps.is_empty(), chain.is_greedy()) {
-                (true, true) => "decodes greedily".to_string(),
-                (true, false) => format!("samples from {}", count(kept, "token")),
-                (false, true) => format!("clamps {} and decodes greedily", clamps.join(", ")),
-                (false, false) => format!("clamps {} and samples from {}", clamps.join(", "), count(kept, "token")),
+            let id = match (clamps.is_empty(), chain.is_greedy()) {
+                (true, true) => "cause-llama_cpp-accepts-greedy",
+                (true, false) => "cause-llama_cpp-accepts-samples",
+                (false, true) => "cause-llama_cpp-accepts-clamps-greedy",
+                (false, false) => "cause-llama_cpp-accepts-clamps-samples",
             };
-            return vec![rules.accepts.says(format!(
-                "transformers refuses these arguments (“{message}”); {name} {what}."
-            ))];
+            return vec![rules.accepts.says(
+                Message::new(id)
+                    .verbatim("error", message.to_string())
+                    .verbatim("server", name)
+                    .arg("clamps", list(clamps))
+                    .count("kept", kept),
+            )];
         }
     };
     let mut out = Vec::new();
     if !hf.do_sample && !chain.is_greedy() {
-        out.push(rules.no_do_sample.says(format!(
-            "generate() without do_sample=True decodes greedily; {name} has no do_sample and samples at temperature {} from {}.",
-            short(chain.temperature),
-            count(kept, "token")
-        )));
+        out.push(
+            rules.no_do_sample.says(
+                Message::new("cause-llama_cpp-no-do-sample")
+                    .verbatim("server", name)
+                    .verbatim("temperature", short(chain.temperature))
+                    .count("kept", kept),
+            ),
+        );
     }
-    let not_passed = format!("not passed: {} ", defaults_of(chain.server));
     let filled: Vec<String> = chain
         .carried
         .iter()
-        .filter(|c| c.python.is_none())
-        .filter(|c| !(c.how.contains("top_k") && chain.top_k <= 0))
-        .map(|c| c.how.trim_start_matches(&not_passed).to_string())
+        .filter_map(|c| c.default.as_ref())
+        .filter(|(key, _)| !(key == "top_k" && chain.top_k <= 0))
+        .map(|(key, value)| format!("{key} {value}"))
         .collect();
     if hf.do_sample && !filled.is_empty() {
-        out.push(rules.defaults.says(format!(
-            "what is not passed takes {name}'s defaults, not transformers': {} (transformers: temperature 1.0, top_k 50, no top_p, no min_p).",
-            filled.join(", ")
-        )));
+        out.push(
+            rules.defaults.says(
+                Message::new("cause-llama_cpp-defaults")
+                    .verbatim("server", name)
+                    .verbatim("filled", listed(&filled)),
+            ),
+        );
     }
     let truncates: Vec<String> = chain
         .chain()
@@ -66,39 +79,53 @@ pub(super) fn causes(chain: &LlamaCpp, step: &StepView) -> Vec<Cause> {
             ..chain.clone()
         }
         .distribution(&step.input.logits, &step.input.context_ids);
-        out.push(rules.order.says(format!(
-            "{name} cuts with {} at temperature 1, where {} pass, and divides by the temperature {} only then; transformers divides first, and {} pass its cuts.",
-            truncates.join(", "),
-            count(passed.kept(), "token"),
-            short(chain.temperature),
-            count(hf_kept, "token")
-        )));
+        out.push(
+            rules.order.says(
+                Message::new("cause-llama_cpp-order")
+                    .verbatim("server", name)
+                    .verbatim("filters", listed(&truncates))
+                    .count("passed", passed.kept())
+                    .verbatim("temperature", short(chain.temperature))
+                    .count("hf_kept", hf_kept),
+            ),
+        );
     }
     if chain.top_k > 0 && hf.do_sample && ties_at_k(&step.input.logits, chain.top_k as usize).is_some() {
-        out.push(rules.exactly_k.says(format!(
-            "scores tie at the {} place: transformers keeps every tied token, {name} keeps exactly {} (libc++'s heap decides which).",
-            ordinal(chain.top_k as usize),
-            chain.top_k
-        )));
+        out.push(
+            rules.exactly_k.says(
+                Message::new("cause-llama_cpp-exactly-k")
+                    .verbatim("server", name)
+                    .count("k", chain.top_k as usize),
+            ),
+        );
     }
     if chain.repeat_penalty != 1.0 && step.input.context_ids.len() > REPEAT_LAST_N {
-        out.push(rules.penalty_window.says(format!(
-            "transformers' repetition penalty covers all {} tokens of the context; {name}'s repeat_penalty only the last {REPEAT_LAST_N}.",
-            step.input.context_ids.len()
-        )));
+        out.push(
+            rules.penalty_window.says(
+                Message::new("cause-llama_cpp-penalty-window")
+                    .verbatim("server", name)
+                    .count("context", step.input.context_ids.len())
+                    .count("last", REPEAT_LAST_N),
+            ),
+        );
     }
     if !chain.ignored.is_empty() {
         out.push(
-            rules
-                .ignored
-                .says(format!("{name} never reads {}.", chain.ignored.join(", "))),
+            rules.ignored.says(
+                Message::new("cause-llama_cpp-ignored")
+                    .verbatim("server", name)
+                    .verbatim("ignored", listed(&chain.ignored)),
+            ),
         );
     }
     if out.is_empty() {
-        out.push(rules.arithmetic.says(format!(
-            "{name} runs the same rules in f32 (keeping {}); the distributions differ by more than 1e-6.",
-            count(kept, "token")
-        )));
+        out.push(
+            rules.arithmetic.says(
+                Message::new("cause-llama_cpp-arithmetic")
+                    .verbatim("server", name)
+                    .count("kept", kept),
+            ),
+        );
     }
     out
 }

@@ -4,6 +4,7 @@
 
 use super::REPEAT_LAST_N;
 use crate::distribution::Distribution;
+use crate::text::Message;
 use rand_mt::Mt;
 
 /// One candidate of llama.cpp's `llama_token_data_array`.
@@ -22,7 +23,7 @@ pub struct Candidates {
     pub(super) sorted: bool,
     /// Decisions that depend on what this port cannot reproduce bit for bit: a sum within float
     /// noise of a threshold, equal values on both sides of a cut.
-    pub notes: Vec<String>,
+    pub notes: Vec<Message>,
     /// Tokens whose order among equal logits came from libc++'s `std::sort`, which this port does
     /// not reproduce: it matters only where two of them are drawn from.
     pub(super) sorted_ties: Vec<u32>,
@@ -83,7 +84,7 @@ impl Candidates {
 
     /// The notes of the finished chain: those its samplers took, and whether equal logits that
     /// libc++'s `std::sort` ordered are among the tokens a draw can land on.
-    pub(super) fn finished_notes(&self) -> Vec<String> {
+    pub(super) fn finished_notes(&self) -> Vec<Message> {
         let mut notes = self.notes.clone();
         let weights = self.weights();
         let mut drawable: Vec<f32> = self
@@ -95,14 +96,14 @@ impl Candidates {
             .collect();
         drawable.sort_by(f32::total_cmp);
         if drawable.windows(2).any(|w| w[0] == w[1]) {
-            notes.push("tokens with equal logits were ordered by libc++'s std::sort, which this port does not reproduce: which of them a given seed draws may differ (their probabilities do not)".into());
+            notes.push(Message::new("note-llama_cpp-sorted-ties"));
         }
         notes
     }
 
-    fn note_once(&mut self, note: &str) {
-        if !self.notes.iter().any(|n| n == note) {
-            self.notes.push(note.into());
+    fn note_once(&mut self, note: Message) {
+        if !self.notes.contains(&note) {
+            self.notes.push(note);
         }
     }
 
@@ -141,17 +142,17 @@ impl Candidates {
             if cum > mass {
                 last = i + 1;
                 if (cum - mass).abs() <= NEAR * mass.abs().max(1e-3) {
-                    self.note_once(&format!(
-                        "typical: the mass {cum} at the cut is within float noise of typical_p = {mass}"
-                    ));
+                    self.note_once(
+                        Message::new("note-llama_cpp-typical-near")
+                            .verbatim("mass", cum.to_string())
+                            .verbatim("typical_p", mass.to_string()),
+                    );
                 }
                 break;
             }
         }
         if last < order.len() && shifted[order[last]] == shifted[order[last - 1]] {
-            self.note_once(
-                "typical: tokens with equal scores straddle the cut; libc++'s std::sort decides which survive",
-            );
+            self.note_once(Message::new("note-llama_cpp-typical-ties"));
         }
         self.data = order[..last].iter().map(|&i| self.data[i]).collect();
         self.sorted = false;
@@ -178,9 +179,11 @@ impl Candidates {
             if cum >= p {
                 last = i + 1;
                 if i > 0 && (cum - p).abs() <= NEAR * p.max(1e-3) {
-                    self.note_once(&format!(
-                        "top_p: the mass {cum} at the cut is within float noise of top_p = {p}"
-                    ));
+                    self.note_once(
+                        Message::new("note-llama_cpp-top-p-near")
+                            .verbatim("mass", cum.to_string())
+                            .verbatim("top_p", p.to_string()),
+                    );
                 }
                 break;
             }
@@ -191,7 +194,7 @@ impl Candidates {
         }
         let walked = buffer.as_deref().unwrap_or(&self.data);
         if last < len && walked[last].logit == walked[last - 1].logit {
-            self.note_once("top_p: tokens with equal logits straddle the cut; their order decides which survive");
+            self.note_once(Message::new("note-llama_cpp-top-p-ties"));
         }
         match buffer {
             Some(b) => self.data = b[..last].to_vec(),
@@ -209,7 +212,7 @@ impl Candidates {
             .iter()
             .any(|t| (t.logit - min_logit).abs() <= NEAR * 1e-1 * min_logit.abs().max(1.0))
         {
-            self.note_once(&format!("min_p: a logit is within float noise of the cut {min_logit}"));
+            self.note_once(Message::new("note-llama_cpp-min-p-near").verbatim("cut", min_logit.to_string()));
         }
         if self.sorted {
             let keep = 1 + self.data[1..].iter().take_while(|t| t.logit >= min_logit).count();

@@ -26,6 +26,7 @@ use super::thresholds::{Behaviour, Threshold};
 use super::{Column, ColumnName, DrawSource, Drawing, Engine, StepView, TokenSampler};
 use crate::arguments::pyvalue::PyValue;
 use crate::distribution::Distribution;
+use crate::text::Message;
 use crate::SamplingError;
 use rand_mt::Mt;
 use serde_json::{json, Map, Value};
@@ -63,11 +64,6 @@ const ARITHMETIC: Rule = Rule::new("llama_cpp_arithmetic", NAME);
 /// llama.cpp's registry entry.
 pub static COLUMN: Column = Column {
     name: NAME,
-    label: "llama.cpp (wllama 3.13)",
-    short: "llama.cpp",
-    in_a_sentence: "llama.cpp",
-    definition: "llama.cpp's sampler chain as wllama 3.13.0 runs it (libllama b12211): top_k 40, top_p 0.95 and \
-        min_p 0.05 unless sent, all at temperature 1, then the temperature, then a std::mt19937 draw.",
     code: Some("JavaScript"),
     draws: true,
     from_call: |call| Box::new(LlamaCpp::from_call(call)),
@@ -209,28 +205,30 @@ impl Engine for LlamaCpp {
     }
 
     /// How each argument carried over, then what this step's arithmetic leaves undecided.
-    fn notes(&self, step: &StepView) -> Vec<String> {
-        let mut notes: Vec<String> = self
+    fn notes(&self, step: &StepView) -> Vec<Message> {
+        let mut notes: Vec<Message> = self
             .carried
             .iter()
             .map(|c| match (&c.python, &c.sent) {
-                (Some(python), Some(sent)) => format!("{python} → {sent} ({})", c.how),
-                (Some(python), None) => format!("{python}: {}", c.how),
+                (Some(python), Some(sent)) => Message::new("note-carried-sent")
+                    .verbatim("python", python.clone())
+                    .verbatim("sent", sent.clone())
+                    .arg("how", c.how.clone()),
+                (Some(python), None) => Message::new("note-carried-not-sent")
+                    .verbatim("python", python.clone())
+                    .arg("how", c.how.clone()),
                 (None, _) => c.how.clone(),
             })
             .collect();
         if self.server.fills_every_field {
-            notes.push(format!(
-                "{} puts a value in every field before llama-server reads the request (llama_server): its own defaults where the port sent nothing",
-                self.server.name
-            ));
+            notes.push(Message::new("note-llama_cpp-fills-every-field").verbatim("server", self.server.name));
         }
         notes.extend(self.clamped.iter().filter_map(|c| {
             c.transformers.as_ref().map(|t| {
-                format!(
-                    "{} clamped to {}, where transformers raises “{t}”",
-                    c.argument, c.became
-                )
+                Message::new("note-llama_cpp-clamped")
+                    .verbatim("argument", c.argument.clone())
+                    .verbatim("became", c.became.clone())
+                    .verbatim("error", t.clone())
             })
         }));
         notes.extend(
@@ -325,16 +323,13 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
         Threshold::new(
             system,
             Behaviour::Argmax,
-            "temperature ≤ 0: the first maximum, silently (a negative one is clamped to 0)".into(),
+            Message::new("threshold-llama_cpp-argmax"),
         )
     } else {
         Threshold::new(
             system,
             Behaviour::Sample,
-            format!(
-                "logits / {} in f32 after top_k, top_p and min_p at temperature 1; no threshold",
-                short(t as f32)
-            ),
+            Message::new("threshold-llama_cpp-samples").verbatim("temperature", short(t as f32)),
         )
     }]
 }

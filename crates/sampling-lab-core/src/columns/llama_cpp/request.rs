@@ -10,6 +10,7 @@ use crate::arguments::params::{EffectiveParams, Field, GenerateArgs, Source};
 use crate::arguments::pyvalue::PyValue;
 use crate::columns::hf::HfSampling;
 use crate::columns::Call;
+use crate::text::Message;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
@@ -20,8 +21,10 @@ pub struct Carried {
     pub python: Option<String>,
     /// The key and value sent (`None`: nothing sent, the server's default applies).
     pub sent: Option<String>,
-    /// How it carried over, in words.
-    pub how: String,
+    /// How it carried over.
+    pub how: Message,
+    /// For an argument not passed: the server's default that applies, as `key value`.
+    pub default: Option<(String, String)>,
 }
 
 /// A value llama.cpp clamped instead of refusing.
@@ -54,7 +57,6 @@ impl LlamaCpp {
             ignored: Vec::new(),
             clamped: Vec::new(),
         };
-        let name = server.name;
         let defaults = &server.defaults;
         let greedy = call
             .args
@@ -65,7 +67,7 @@ impl LlamaCpp {
                 Field::DoSample,
                 call,
                 Some(("temperature", json!(0))),
-                &format!("{name} has no do_sample: greedy is temperature 0"),
+                Message::new("carried-greedy").verbatim("server", server.name),
             );
             0.0
         } else {
@@ -73,7 +75,7 @@ impl LlamaCpp {
                 request.note(
                     Field::DoSample,
                     v,
-                    &format!("nothing to send: {name} samples unless the temperature is 0 or less"),
+                    Message::new("carried-llama_cpp-do-sample").verbatim("server", server.name),
                 );
             }
             request.number(
@@ -194,26 +196,29 @@ impl Request {
                 self.carried.push(Carried {
                     python: None,
                     sent: None,
-                    how: format!("not passed: {} {key} {}", defaults_of(self.server), short(default)),
+                    how: Message::new("carried-default")
+                        .verbatim("server", self.server.name)
+                        .verbatim("key", key)
+                        .verbatim("value", short(default)),
+                    default: Some((key.to_string(), short(default))),
                 });
             }
             return default;
         };
         let Some(x) = value.number() else {
             if self.server.fills_every_field {
-                let how = format!(
-                    "not sent, so {} {key} {} applies",
-                    defaults_of(self.server),
-                    short(default)
-                );
-                self.note(field, value, &how);
+                let how = Message::new("carried-none-not-sent")
+                    .verbatim("server", self.server.name)
+                    .verbatim("key", key)
+                    .verbatim("value", short(default));
+                self.note(field, value, how);
                 return default;
             }
             self.carry(
                 field,
                 call,
                 Some((key, json!(off))),
-                "None means off: sent as llama.cpp's off value (JSON null would give its default)",
+                Message::new("carried-llama_cpp-none-off"),
             );
             return off;
         };
@@ -233,22 +238,22 @@ impl Request {
                 field,
                 call,
                 Some((key, sent)),
-                &format!("clamped to {}", short(clamped)),
+                Message::new("carried-clamped").verbatim("value", short(clamped)),
             );
         } else if key == field.name() {
-            self.carry(field, call, Some((key, sent)), "same name");
+            self.carry(field, call, Some((key, sent)), Message::new("carried-same-name"));
         } else {
             self.carry(
                 field,
                 call,
                 Some((key, sent)),
-                &format!("renamed, over the last {REPEAT_LAST_N} tokens"),
+                Message::new("carried-renamed").count("last", REPEAT_LAST_N),
             );
         }
         clamped
     }
 
-    fn carry(&mut self, field: Field, call: &Call, sent: Option<(&str, Value)>, how: &str) {
+    fn carry(&mut self, field: Field, call: &Call, sent: Option<(&str, Value)>, how: Message) {
         let python = call.args.get(field).map(|v| format!("{}={}", field.name(), v.repr()));
         let sent = sent.map(|(key, value)| {
             self.sent.insert(key.into(), value.clone());
@@ -257,22 +262,19 @@ impl Request {
         self.carried.push(Carried {
             python,
             sent,
-            how: how.into(),
+            how,
+            default: None,
         });
     }
 
-    fn note(&mut self, field: Field, value: PyValue, how: &str) {
+    fn note(&mut self, field: Field, value: PyValue, how: Message) {
         self.carried.push(Carried {
             python: Some(format!("{}={}", field.name(), value.repr())),
             sent: None,
-            how: how.into(),
+            how,
+            default: None,
         });
     }
-}
-
-/// "llama.cpp's default", "Ollama's default": how a note names where a value came from.
-pub(super) fn defaults_of(server: &Server) -> String {
-    format!("{}'s default", server.name)
 }
 
 pub(super) fn is_off(key: &str, value: f32) -> bool {

@@ -92,8 +92,8 @@ fn request_code(chain: &super::LlamaCpp) -> String {
     let defaults: Vec<String> = chain
         .carried
         .iter()
-        .filter(|c| c.python.is_none())
-        .map(|c| c.how.trim_start_matches("not passed: llama.cpp's default ").to_string())
+        .filter_map(|c| c.default.as_ref())
+        .map(|(key, value)| format!("{key} {value}"))
         .collect();
     if !defaults.is_empty() {
         code += &format!("// Not sent, so llama.cpp's defaults apply: {}.\n", defaults.join(", "));

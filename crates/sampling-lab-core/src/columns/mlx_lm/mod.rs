@@ -25,6 +25,7 @@ use super::port_request::PortRequest;
 use super::thresholds::{Behaviour, Threshold};
 use super::{BlockDraws, Column, ColumnName, Drawing, Engine, StepView, TokenSampler};
 use crate::arguments::pyvalue::PyValue;
+use crate::text::Message;
 use crate::distribution::Distribution;
 use crate::{Field, GenerateArgs, SamplingError};
 use rand::rngs::StdRng;
@@ -61,12 +62,6 @@ const ARITHMETIC: Rule = Rule::new("mlx_lm_arithmetic", NAME);
 /// mlx-lm's registry entry.
 pub static COLUMN: Column = Column {
     name: NAME,
-    label: "mlx-lm 0.32 (make_sampler)",
-    short: "mlx-lm",
-    in_a_sentence: "mlx-lm",
-    definition: "mlx-lm 0.32.2's make_sampler, passed what a generate() port passes: temp 0 (greedy) unless a \
-        temperature is passed; top_p, min_p and top_k (exactly k) on log-probabilities at temperature 1, then the \
-        temperature, then a Gumbel-max categorical draw.",
     code: Some("Python"),
     draws: true,
     from_call: |call| Box::new(MlxLm::new(call.args)),
@@ -91,7 +86,7 @@ pub static COLUMN: Column = Column {
 struct MlxLm {
     request: PortRequest,
     /// How each argument carried over, for the notes.
-    carried: Vec<String>,
+    carried: Vec<Message>,
     /// The sampler built, or what building it raises.
     params: Result<Params, SamplingError>,
 }
@@ -152,14 +147,14 @@ impl Engine for MlxLm {
         }
     }
 
-    fn notes(&self, step: &StepView) -> Vec<String> {
+    fn notes(&self, step: &StepView) -> Vec<Message> {
         let mut notes = self.carried.clone();
         if let Ok(p) = &self.params {
             if p.temp_by_default {
-                notes.push("no temperature sent: make_sampler's default temp 0.0 decodes greedily".into());
+                notes.push(Message::new("note-mlx_lm-greedy-default"));
             }
             if p.temp < 0.0 {
-                notes.push("a negative temp multiplies the log-probabilities by a negative number: the least likely token becomes the most likely, and any token a filter cut becomes +inf (mlx then draws among those alike)".into());
+                notes.push(Message::new("note-mlx_lm-negative-temp"));
             }
             if let Ok(s) = p.step(&step.input.logits, &step.input.context_ids) {
                 notes.extend(s.notes);
@@ -249,19 +244,19 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
         Threshold::new(
             system,
             Behaviour::Argmax,
-            "temp == 0: mx.argmax, before any filter (also when no temperature is passed)".into(),
+            Message::new("threshold-mlx_lm-argmax"),
         )
     } else if t < 0.0 {
         Threshold::new(
             system,
             Behaviour::Sample,
-            format!("categorical(logprobs * (1 / {repr})) without a check: the distribution is inverted"),
+            Message::new("threshold-mlx_lm-inverted").verbatim("temperature", repr),
         )
     } else {
         Threshold::new(
             system,
             Behaviour::Sample,
-            format!("filters at temperature 1, then categorical(logprobs * (1 / {repr})); only exactly 0 is greedy"),
+            Message::new("threshold-mlx_lm-samples").verbatim("temperature", repr),
         )
     }]
 }

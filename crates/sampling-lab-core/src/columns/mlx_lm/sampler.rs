@@ -17,6 +17,7 @@
 
 use super::request::{Params, PENALTY_WINDOW};
 use crate::columns::hf::torch_argmax;
+use crate::text::Message;
 use crate::distribution::Distribution;
 use crate::SamplingError;
 use rand::Rng;
@@ -28,7 +29,7 @@ pub(super) struct Step {
     /// The token greedy decoding takes, when `temp` is 0.
     greedy: Option<usize>,
     /// Decisions this port cannot reproduce bit for bit.
-    pub(super) notes: Vec<String>,
+    pub(super) notes: Vec<Message>,
 }
 
 impl Params {
@@ -170,7 +171,7 @@ fn log_softmax_f32(x: &[f32]) -> Vec<f32> {
 /// `apply_top_p`: in ascending order, the f32 mass above each token (a reverse cumulative sum,
 /// one addition after the other); the tokens whose mass above reaches `p` × the total dropped;
 /// every token at or above the first one kept.
-fn top_p(lp: &mut [f32], p: f32, notes: &mut Vec<String>) {
+fn top_p(lp: &mut [f32], p: f32, notes: &mut Vec<Message>) {
     let mut order: Vec<usize> = (0..lp.len()).collect();
     order.sort_by(|a, b| lp[*a].total_cmp(&lp[*b]));
     let probs: Vec<f32> = order.iter().map(|i| lp[*i].exp()).collect();
@@ -184,10 +185,11 @@ fn top_p(lp: &mut [f32], p: f32, notes: &mut Vec<String>) {
     let dropped = above.iter().take_while(|a| **a >= cut).count();
     let close = |j: usize| above.get(j).is_some_and(|a| (a - cut).abs() <= 1e-6 * cut);
     if close(dropped) || (dropped > 0 && close(dropped - 1)) {
-        notes.push(format!(
-            "top_p: the mass {} above a token is within float noise of top_p × total = {cut}: mlx's own f32 sums may keep one token more or less",
-            above[dropped.min(above.len() - 1)]
-        ));
+        notes.push(
+            Message::new("note-mlx_lm-top-p-near")
+                .verbatim("mass", above[dropped.min(above.len() - 1)].to_string())
+                .verbatim("cut", cut.to_string()),
+        );
     }
     let threshold = lp[order[dropped.min(order.len() - 1)]];
     lp.iter_mut()
@@ -196,16 +198,14 @@ fn top_p(lp: &mut [f32], p: f32, notes: &mut Vec<String>) {
 }
 
 /// `apply_min_p`: below the top log-probability + log(min_p), in f32, cut.
-fn min_p(lp: &mut [f32], m: f64, notes: &mut Vec<String>) {
+fn min_p(lp: &mut [f32], m: f64, notes: &mut Vec<Message>) {
     let top = lp.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let threshold = top + m.ln() as f32;
     if lp
         .iter()
         .any(|l| l.is_finite() && (l - threshold).abs() <= 1e-6 * threshold.abs().max(1.0))
     {
-        notes.push(format!(
-            "min_p: a log-probability is within float noise of the cut {threshold}: mlx's own f32 logsumexp may decide otherwise"
-        ));
+        notes.push(Message::new("note-mlx_lm-min-p-near").verbatim("cut", threshold.to_string()));
     }
     lp.iter_mut()
         .filter(|l| **l < threshold)
@@ -214,13 +214,11 @@ fn min_p(lp: &mut [f32], m: f64, notes: &mut Vec<String>) {
 
 /// `apply_top_k`: exactly `k` kept (−inf included, as the partition counts them); of tied
 /// log-probabilities at the cut, the lower ids, as mlx's partition left them when tried.
-fn top_k(lp: &mut [f32], k: usize, notes: &mut Vec<String>) {
+fn top_k(lp: &mut [f32], k: usize, notes: &mut Vec<Message>) {
     let mut order: Vec<usize> = (0..lp.len()).collect();
     order.sort_by(|a, b| lp[*b].total_cmp(&lp[*a]).then(a.cmp(b)));
     if lp[order[k]] == lp[order[k - 1]] && lp[order[k]].is_finite() {
-        notes.push(format!(
-            "top_k: tokens with equal log-probabilities straddle the {k}th place; mlx's argpartition decides which survive"
-        ));
+        notes.push(Message::new("note-mlx_lm-top-k-ties").count("k", k));
     }
     for &i in &order[k..] {
         lp[i] = f32::NEG_INFINITY;

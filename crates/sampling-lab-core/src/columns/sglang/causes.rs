@@ -6,8 +6,9 @@ use super::{
     REFUSED, VERSION,
 };
 use crate::arguments::params::{Field, Source};
+use crate::text::Message;
 use crate::arguments::pyvalue::float_repr;
-use crate::columns::causes::{count, departs, ordinal, Cause};
+use crate::columns::causes::{departs, listed, Cause};
 use crate::columns::port_request::{self, Opening};
 use crate::columns::StepView;
 use crate::distribution::ties_at_k;
@@ -22,7 +23,9 @@ pub(super) fn causes(sglang: &Sglang, step: &StepView) -> Vec<Cause> {
             return port_request::refused(
                 step,
                 REFUSED,
-                format!("SGLang {VERSION} refuses the request a port sends (“{e}”)"),
+                Message::new("sglang-refuses")
+                    .verbatim("version", VERSION)
+                    .verbatim("error", e.to_string()),
             )
         }
     };
@@ -38,38 +41,38 @@ pub(super) fn causes(sglang: &Sglang, step: &StepView) -> Vec<Cause> {
     };
     let mut out = Vec::new();
     if !hf.do_sample && !params.is_greedy() {
-        out.push(NO_DO_SAMPLE.says(format!(
-            "generate() without do_sample=True decodes greedily; SGLang has no do_sample and {what}."
-        )));
+        out.push(NO_DO_SAMPLE.says(
+            Message::new("cause-runtime-no-do-sample")
+                .verbatim("runtime", "SGLang")
+                .arg("what", what),
+        ));
     }
     if hf.do_sample && params.is_greedy() {
-        let why = match params.greedy_temperature {
-            Some(t) => format!(
-                "its temperature {} is below 1e-6, which SGLang turns into top_k 1",
-                t.repr()
-            ),
-            None => "SGLang treats any request with top_k 1 as greedy".into(),
+        let message = match params.greedy_temperature {
+            Some(t) => Message::new("cause-sglang-greedy-temperature").verbatim("temperature", t.repr()),
+            None => Message::new("cause-sglang-greedy-top-k"),
         };
-        out.push(GREEDY.says(format!(
-            "SGLang takes the argmax here ({why}); transformers samples from {}.",
-            count(hf_kept, "token")
-        )));
+        out.push(GREEDY.says(message.count("hf_kept", hf_kept)));
     }
     if hf.do_sample && !params.is_greedy() {
         let implicit = step.effective.source(Field::TopK) == Source::Default;
         if implicit && params.top_k == TOP_K_ALL && hf_kept < kept {
-            out.push(NO_TOP_K.says(format!(
-                "top_k was not passed: transformers fills in top_k=50, SGLang's default is the whole vocabulary, so it keeps {} where transformers keeps {hf_kept}.",
-                count(kept, "token")
-            )));
+            out.push(NO_TOP_K.says(
+                Message::new("cause-sglang-no-top-k")
+                    .count("kept", kept)
+                    .count("hf_kept", hf_kept),
+            ));
         }
         if params.top_k != TOP_K_ALL && params.top_p < 1.0 && kept > hf_kept {
-            out.push(JOINT_TOP_P.says(format!(
-                "SGLang measures top_p {} on the whole distribution, not on the {} tokens top_k left, so it cuts later: it keeps {}, transformers (top_p on the renormalised top_k) {hf_kept}.",
-                float_repr(params.top_p),
-                params.top_k,
-                count(kept, "token")
-            )));
+            out.push(
+                JOINT_TOP_P.says(
+                    Message::new("cause-sglang-joint-top-p")
+                        .verbatim("top_p", float_repr(params.top_p))
+                        .verbatim("top_k", params.top_k.to_string())
+                        .count("kept", kept)
+                        .count("hf_kept", hf_kept),
+                ),
+            );
         }
         let k = usize::try_from(params.top_k).unwrap_or(usize::MAX);
         let scaled: Vec<f32> = step
@@ -79,29 +82,25 @@ pub(super) fn causes(sglang: &Sglang, step: &StepView) -> Vec<Cause> {
             .map(|l| l / params.temperature as f32)
             .collect();
         if params.top_k != TOP_K_ALL && ties_at_k(&scaled, k).is_some() {
-            out.push(EXACTLY_K.says(format!(
-                "scores tie at the {} place: transformers keeps every tied token, SGLang exactly {k} (torch's sort decides which).",
-                ordinal(k)
-            )));
+            out.push(EXACTLY_K.says(Message::new("cause-sglang-exactly-k").count("k", k)));
         }
     }
     if params.repetition_penalty != 1.0 && !step.input.context_ids.is_empty() {
-        out.push(OUTPUT_PENALTY.says(format!(
-            "transformers' repetition penalty covers the prompt; SGLang's only the tokens it generated, so at the step after the prompt repetition_penalty={} changes nothing.",
-            float_repr(params.repetition_penalty)
-        )));
+        out.push(OUTPUT_PENALTY.says(
+            Message::new("cause-sglang-output-penalty").verbatim("penalty", float_repr(params.repetition_penalty)),
+        ));
     }
     if !sglang.request.ignored.is_empty() {
-        out.push(IGNORED.says(format!(
-            "SGLang has no field for {} (/generate refuses unknown fields): a port cannot send it.",
-            sglang.request.ignored.join(", ")
-        )));
+        out.push(IGNORED.says(
+            Message::new("cause-sglang-no-field").verbatim("ignored", listed(&sglang.request.ignored)),
+        ));
     }
     if out.is_empty() {
-        out.push(ARITHMETIC.says(format!(
-            "SGLang runs these rules in f32 (keeping {}); the distributions differ by more than 1e-6.",
-            count(kept, "token")
-        )));
+        out.push(ARITHMETIC.says(
+            Message::new("cause-runtime-arithmetic")
+                .verbatim("runtime", "SGLang")
+                .count("kept", kept),
+        ));
     }
     out
 }

@@ -26,6 +26,7 @@ use super::port_request::{PortRequest, SAME_NAMES};
 use super::thresholds::{Behaviour, Threshold};
 use super::{BlockDraws, Column, ColumnName, Drawing, Engine, StepView, TokenSampler};
 use crate::arguments::pyvalue::{float_repr, PyValue};
+use crate::text::Message;
 use crate::distribution::Distribution;
 use crate::{GenerateArgs, SamplingError};
 use rand::rngs::StdRng;
@@ -59,12 +60,6 @@ const ARITHMETIC: Rule = Rule::new("sglang_arithmetic", NAME);
 /// SGLang's registry entry.
 pub static COLUMN: Column = Column {
     name: NAME,
-    label: "SGLang 0.5.23 (/generate)",
-    short: "SGLang",
-    in_a_sentence: "SGLang",
-    definition: "SGLang 0.5.23's /generate with the pytorch sampling backend, sent what a generate() port sends: \
-        the whole vocabulary unless top_k is sent, top_k (exactly k) and top_p measured together on the whole \
-        distribution, then min_p; top_k=1 or a temperature below 1e-6 is greedy; top_k=0 refused.",
     code: Some("Python"),
     draws: true,
     from_call: |call| Box::new(Sglang::new(call.args)),
@@ -87,7 +82,7 @@ pub static COLUMN: Column = Column {
 struct Sglang {
     request: PortRequest,
     /// How each argument carried over, for the notes.
-    carried: Vec<String>,
+    carried: Vec<Message>,
     /// What `SamplingParams` holds, or the server's refusal.
     params: Result<Params, SamplingError>,
 }
@@ -148,17 +143,14 @@ impl Engine for Sglang {
         }
     }
 
-    fn notes(&self, step: &StepView) -> Vec<String> {
+    fn notes(&self, step: &StepView) -> Vec<Message> {
         let mut notes = self.carried.clone();
         if let Ok(p) = &self.params {
             if let Some(t) = p.greedy_temperature {
-                notes.push(format!(
-                    "temperature {} is below 1e-6: SamplingParams sets temperature 1 and top_k 1, i.e. greedy",
-                    t.repr()
-                ));
+                notes.push(Message::new("note-sglang-greedy-temperature").verbatim("temperature", t.repr()));
             }
             if p.repetition_penalty != 1.0 {
-                notes.push("SGLang's repetition penalty scales only tokens it generated: at the step after the prompt it changes nothing".into());
+                notes.push(Message::new("note-sglang-output-penalty"));
             }
             notes.extend(p.step(&step.input.logits, &[]).notes);
         }
@@ -176,7 +168,9 @@ impl Engine for Sglang {
     fn code(&self) -> Option<String> {
         let r = &self.request;
         Some(format!(
-            "import requests\n\nsampling_params = {}\n\
+            "import requests\n\nserver = \"http://127.0.0.1:30000\"  # where sglang.launch_server listens\n\
+             prompt = \"Your prompt\"  # the text the model continues\n\
+             sampling_params = {}\n\
              requests.post(f\"{{server}}/generate\", json={{\"text\": prompt, \"sampling_params\": sampling_params}})\n{}",
             r.python_dict(),
             r.ignored_comment("SGLang", "#")
@@ -238,21 +232,22 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
     };
     let system = "SGLang 0.5.23 /generate temperature";
     vec![if t < 0.0 {
-        Threshold::new(system, Behaviour::Error, request::refusal_of_temperature(temperature))
+        Threshold::new(
+            system,
+            Behaviour::Error,
+            Message::new("threshold-library-error").verbatim("error", request::refusal_of_temperature(temperature)),
+        )
     } else if t < request::GREEDY_BELOW {
         Threshold::new(
             system,
             Behaviour::Argmax,
-            format!("{} < 1e-6: temperature 1 and top_k 1, i.e. torch.argmax", float_repr(t)),
+            Message::new("threshold-sglang-argmax").verbatim("temperature", float_repr(t)),
         )
     } else {
         Threshold::new(
             system,
             Behaviour::Sample,
-            format!(
-                "logits / {} in f32, then top_k, top_p and min_p; a request with top_k=1 is greedy at any temperature",
-                temperature.repr()
-            ),
+            Message::new("threshold-sglang-samples").verbatim("temperature", temperature.repr()),
         )
     }]
 }

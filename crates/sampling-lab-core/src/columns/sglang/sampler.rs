@@ -19,6 +19,7 @@
 
 use super::request::Params;
 use crate::columns::hf::torch_argmax;
+use crate::text::Message;
 use crate::columns::torch_f32::{self, near, softmax_f32, softmax_f64, SUBNORMAL};
 use crate::distribution::Distribution;
 use rand::Rng;
@@ -33,7 +34,7 @@ pub(super) struct Step {
     /// walks them (the sort's, or the vocabulary's).
     weights: Vec<(u32, f32)>,
     /// Decisions this port cannot reproduce bit for bit, and probabilities a GPU flushes to zero.
-    pub(super) notes: Vec<String>,
+    pub(super) notes: Vec<Message>,
 }
 
 impl Params {
@@ -69,9 +70,7 @@ impl Params {
         };
         let subnormal = weights.iter().filter(|(_, p)| *p < SUBNORMAL).count();
         if subnormal > 0 {
-            notes.push(format!(
-                "{subnormal} kept token(s) have an f32 probability below 1.2e-38 (subnormal): drawn on a CPU, never on a device that flushes subnormals to zero"
-            ));
+            notes.push(Message::new("note-subnormal").count("count", subnormal));
         }
         Step {
             scaled: x,
@@ -83,7 +82,7 @@ impl Params {
 
     /// `top_k_top_p_min_p_sampling_from_probs_torch`: the tokens left with their f32 weights, in
     /// the sort's order.
-    fn filter(&self, x: &[f32], probs: &[f32], notes: &mut Vec<String>) -> Vec<(u32, f32)> {
+    fn filter(&self, x: &[f32], probs: &[f32], notes: &mut Vec<Message>) -> Vec<(u32, f32)> {
         let exact = softmax_f64(x);
         let mut order: Vec<usize> = (0..x.len()).collect();
         order.sort_by(|a, b| {
@@ -94,9 +93,7 @@ impl Params {
         });
         let k = usize::try_from(self.top_k).unwrap_or(usize::MAX).min(order.len());
         if k < order.len() && probs[order[k]] == probs[order[k - 1]] && probs[order[k]] > 0.0 {
-            notes.push(format!(
-                "top_k: tokens with equal probabilities straddle the {k}th place; torch's sort (or torch.topk, which the server's call uses) decides which SGLang keeps"
-            ));
+            notes.push(Message::new("note-sglang-top-k-ties").count("k", k));
         }
         let top_p = f64::from(self.top_p as f32);
         let mut before = 0.0f64;
@@ -109,9 +106,11 @@ impl Params {
                 false
             } else {
                 if rank < k && near(before, top_p) && !std::mem::replace(&mut noted, true) {
-                    notes.push(format!(
-                        "top_p: the mass {before:.9} before a token is within float noise of top_p = {top_p}: torch's own f32 sums may keep one token more or less"
-                    ));
+                    notes.push(
+                        Message::new("note-sglang-top-p-near")
+                            .verbatim("mass", format!("{before:.9}"))
+                            .verbatim("top_p", top_p.to_string()),
+                    );
                 }
                 before > top_p
             };
@@ -121,16 +120,16 @@ impl Params {
             before += exact[i];
         }
         if past_one > 0 {
-            notes.push(format!(
-                "top_p=1.0: torch's f32 softmax sums to more than 1, so SGLang's (cum − p) > top_p still cuts the least likely of the {past_one} kept token(s) that follow a mass within float noise of 1 (how many depends on the CPU); this port keeps them"
-            ));
+            notes.push(Message::new("note-sglang-past-one").count("count", past_one));
         }
         if self.min_p > 0.0 {
             let threshold = kept[0].1 * self.min_p as f32;
             if kept.iter().any(|(_, p)| near(f64::from(*p), f64::from(threshold))) {
-                notes.push(format!(
-                    "min_p: a probability is within float noise of the cut {threshold:e}: torch's own f32 softmax may decide otherwise"
-                ));
+                notes.push(
+                    Message::new("note-torch-min-p-near")
+                        .count("count", 1)
+                        .verbatim("cut", format!("{threshold:e}")),
+                );
             }
             kept.retain(|(_, p)| *p >= threshold);
         }

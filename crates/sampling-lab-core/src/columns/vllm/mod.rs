@@ -28,6 +28,7 @@ use super::port_request::{PortRequest, SAME_NAMES};
 use super::thresholds::{Behaviour, Threshold};
 use super::{BlockDraws, Column, ColumnName, Drawing, Engine, StepView, TokenSampler};
 use crate::arguments::pyvalue::{float_repr, PyValue};
+use crate::text::Message;
 use crate::distribution::Distribution;
 use crate::{GenerateArgs, SamplingError};
 use rand::rngs::StdRng;
@@ -60,12 +61,6 @@ const ARITHMETIC: Rule = Rule::new("vllm_arithmetic", NAME);
 /// vLLM's registry entry.
 pub static COLUMN: Column = Column {
     name: NAME,
-    label: "vLLM 0.33 (OpenAI server)",
-    short: "vLLM",
-    in_a_sentence: "vLLM",
-    definition: "vLLM 0.33.0's OpenAI-compatible server, sent what a generate() port sends: top_k 0 (the whole \
-        vocabulary) unless sent, a temperature in (0, 0.01) raised to 0.01, then min_p, top_k (ties kept) and top_p \
-        on what is left; top_p=0 and temperatures above 2 refused.",
     code: Some("Python"),
     draws: true,
     from_call: |call| Box::new(Vllm::new(call.args, call.generation_config)),
@@ -87,7 +82,7 @@ pub static COLUMN: Column = Column {
 struct Vllm {
     request: PortRequest,
     /// How each argument carried over, for the notes.
-    carried: Vec<String>,
+    carried: Vec<Message>,
     /// What `SamplingParams` holds, or the server's refusal.
     params: Result<Params, SamplingError>,
 }
@@ -157,20 +152,17 @@ impl Engine for Vllm {
         }
     }
 
-    fn notes(&self, step: &StepView) -> Vec<String> {
+    fn notes(&self, step: &StepView) -> Vec<Message> {
         let mut notes = self.carried.clone();
         if let Ok(p) = &self.params {
             if let Some(t) = p.raised {
-                notes.push(format!(
-                    "temperature {} is below 0.01: SamplingParams raises it to 0.01 (a warning in the server's log)",
-                    float_repr(t)
-                ));
+                notes.push(Message::new("note-vllm-raised").verbatim("temperature", float_repr(t)));
             }
             if !p.from_generation_config.is_empty() {
-                notes.push(format!(
-                    "not sent, so taken from the model's generation_config.json (--generation-config auto): {}",
-                    p.from_generation_config.join(", ")
-                ));
+                notes.push(
+                    Message::new("note-vllm-generation-config")
+                        .verbatim("fields", p.from_generation_config.join(", ")),
+                );
             }
             notes.extend(p.step(&step.input.logits, &step.input.context_ids).notes);
         }
@@ -244,24 +236,28 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
     let repr = float_repr(t);
     vec![if !(0.0..=2.0).contains(&t) {
         let message = request::refusal_of_temperature(t);
-        Threshold::new(system, Behaviour::Error, message)
+        Threshold::new(
+            system,
+            Behaviour::Error,
+            Message::new("threshold-library-error").verbatim("error", message),
+        )
     } else if t == 0.0 {
         Threshold::new(
             system,
             Behaviour::Argmax,
-            "temperature 0 (below 1e-5): greedy; top_k, top_p and min_p reset".into(),
+            Message::new("threshold-vllm-argmax"),
         )
     } else if t < request::FLOOR {
         Threshold::new(
             system,
             Behaviour::Sample,
-            format!("{repr} is raised to 0.01 (a warning): it samples at 0.01, never greedy"),
+            Message::new("threshold-vllm-raised").verbatim("temperature", repr),
         )
     } else {
         Threshold::new(
             system,
             Behaviour::Sample,
-            format!("logits / {repr} in f32, then min_p, top_k and top_p"),
+            Message::new("threshold-vllm-samples").verbatim("temperature", repr),
         )
     }]
 }

@@ -18,6 +18,7 @@
 
 use super::request::Params;
 use crate::columns::hf::torch_argmax;
+use crate::text::Message;
 use crate::columns::torch_f32::{self, near, softmax_f32, softmax_f64, SUBNORMAL};
 use crate::distribution::Distribution;
 use rand::Rng;
@@ -30,7 +31,7 @@ pub(super) struct Step {
     pub(super) greedy: Option<usize>,
     /// Decisions this port cannot reproduce bit for bit (a mass within float noise of its cut,
     /// tied values on both sides of it), and probabilities a GPU may flush to zero.
-    pub(super) notes: Vec<String>,
+    pub(super) notes: Vec<Message>,
 }
 
 impl Params {
@@ -63,9 +64,7 @@ impl Params {
         }
         let subnormal = softmax_f32(&x).iter().filter(|p| **p > 0.0 && **p < SUBNORMAL).count();
         if subnormal > 0 {
-            step.notes.push(format!(
-                "{subnormal} kept token(s) have an f32 probability below 1.2e-38 (subnormal): drawn on a CPU, never on a device that flushes subnormals to zero"
-            ));
+            step.notes.push(Message::new("note-subnormal").count("count", subnormal));
         }
         step.scores = x;
         step
@@ -135,7 +134,7 @@ fn penalise(x: &mut [f32], context: &[u32], r: f32) {
 }
 
 /// `MinPLogitsProcessor.apply`: `p < max(p) · min_p` in f32 cut.
-fn min_p(x: &mut [f32], m: f32, notes: &mut Vec<String>) {
+fn min_p(x: &mut [f32], m: f32, notes: &mut Vec<Message>) {
     let probs = softmax_f32(x);
     let threshold = probs.iter().copied().fold(0.0f32, f32::max) * m;
     let close = probs
@@ -143,9 +142,11 @@ fn min_p(x: &mut [f32], m: f32, notes: &mut Vec<String>) {
         .filter(|p| **p > 0.0 && near(f64::from(**p), f64::from(threshold)))
         .count();
     if close > 0 {
-        notes.push(format!(
-            "min_p: {close} token(s) have a probability within float noise of the cut {threshold:e}: torch's own f32 softmax may decide otherwise"
-        ));
+        notes.push(
+            Message::new("note-torch-min-p-near")
+                .count("count", close)
+                .verbatim("cut", format!("{threshold:e}")),
+        );
     }
     for (logit, p) in x.iter_mut().zip(probs) {
         if p < threshold {
@@ -164,7 +165,7 @@ fn top_k(x: &mut [f32], k: usize) {
 
 /// The top-p half: the softmax of what is left in ascending order, its cumulative sum, every
 /// token where it is ≤ 1 − p cut but the last (the most likely).
-fn top_p(x: &mut [f32], p: f32, notes: &mut Vec<String>) {
+fn top_p(x: &mut [f32], p: f32, notes: &mut Vec<Message>) {
     let probs = softmax_f64(x);
     let mut order: Vec<usize> = (0..x.len()).filter(|i| x[*i] > f32::NEG_INFINITY).collect();
     order.sort_by(|a, b| x[*a].total_cmp(&x[*b]).then(b.cmp(a)));
@@ -175,9 +176,11 @@ fn top_p(x: &mut [f32], p: f32, notes: &mut Vec<String>) {
     for (rank, &i) in order.iter().enumerate() {
         cum += probs[i];
         if near(cum, threshold) && !std::mem::replace(&mut noted, true) {
-            notes.push(format!(
-                "top_p: the cumulative mass {cum:.9} is within float noise of 1 − top_p = {threshold:.9}: torch's own f32 sums may cut one token more or less"
-            ));
+            notes.push(
+                Message::new("note-vllm-top-p-near")
+                    .verbatim("mass", format!("{cum:.9}"))
+                    .verbatim("threshold", format!("{threshold:.9}")),
+            );
         }
         if cum <= threshold && rank + 1 < order.len() {
             cut = rank + 1;
@@ -186,7 +189,7 @@ fn top_p(x: &mut [f32], p: f32, notes: &mut Vec<String>) {
         }
     }
     if cut > 0 && cut < order.len() && x[order[cut]] == x[order[cut - 1]] {
-        notes.push("top_p: tokens with equal logits straddle the cut; torch's sort decides which survive".into());
+        notes.push(Message::new("note-torch-top-p-ties"));
     }
     for &i in &order[..cut] {
         x[i] = f32::NEG_INFINITY;
