@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 RUNS=${FUZZ_RUNS:-1000000}
-TARGETS=${FUZZ_TARGETS:-logits generate_call gguf gguf_structured hub}
+TARGETS=${FUZZ_TARGETS:-logits step_file generate_call gguf gguf_structured hub}
 # Panics and overflow are what is hunted (debug assertions stay on); `address` adds ASan at about
 # a third of the speed.
 SANITIZER=${FUZZ_SANITIZER:-none}

@@ -15,6 +15,26 @@ use serde::Serialize;
 /// `LogitsProcessor`, few enough to keep a fuzzer's executions fast.
 const DRAWS: usize = 16;
 
+/// A step file a link names (the page reads it before any model): read against a vocabulary of
+/// 4 tokens and of the default model's 49152, for any chat, and written back bit for bit.
+pub fn step_file(bytes: &[u8]) -> Result<(), GenerationError> {
+    for vocab in [4, 49152] {
+        match crate::step_file::read(bytes, STEP_MODEL, vocab, None) {
+            Ok(step) => {
+                let again = crate::step_file::read(crate::step_file::write(&step).as_bytes(), STEP_MODEL, vocab, Some(&step.chat))
+                    .map_err(|e| GenerationError::invalid(e.to_string()))?;
+                assert_eq!(again, step, "a step file reads back as it was written");
+                inspect(Inspection::new(step.logits, GenerateArgs::default(), None, step.context_ids)?)?;
+            }
+            Err(e) => return Err(GenerationError::invalid(e.to_string())),
+        }
+    }
+    Ok(())
+}
+
+/// The model the step fuzzer's files name: the site's default (the sha256 of its GGUF).
+pub const STEP_MODEL: &str = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53";
+
 /// A pasted or dropped logits file (`.npy` or JSON), inspected under transformers' defaults.
 pub fn logits(bytes: &[u8]) -> Result<(), GenerationError> {
     let args = GenerateArgs::from_json_str(r#"{"do_sample": true}"#)?;

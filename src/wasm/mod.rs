@@ -12,6 +12,7 @@ mod logits;
 mod pool;
 #[cfg(feature = "model")]
 mod step;
+mod step_file;
 
 #[cfg(feature = "model")]
 pub use lab::{Generation, Lab, SpeculationRun};
@@ -20,6 +21,7 @@ pub use logits::{inspect, monte_carlo, parse_logits, DrawJob, MonteCarloRun};
 pub use pool::{pool_rows, threaded, threads, trap_pool};
 #[cfg(feature = "model")]
 pub use step::StepLogits;
+pub use step_file::{read_step, write_step};
 
 use sampling_lab_core::columns::{self, causes::Rule};
 use sampling_lab_core::output::catalog::ColumnInfo;
