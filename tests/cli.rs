@@ -396,3 +396,53 @@ fn port_prints_each_column_s_verdict_and_code_to_copy() {
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("`top_p` has to be a float > 0 and < 1"));
 }
+
+/// Every `text` of a report taken out: what must not depend on the language.
+fn without_texts(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.remove("text");
+            map.remove("lang");
+            map.values_mut().for_each(without_texts);
+        }
+        Value::Array(items) => items.iter_mut().for_each(without_texts),
+        _ => {}
+    }
+}
+
+#[test]
+fn inspect_in_chinese_says_the_finding_and_causes_in_chinese_with_the_same_ids_and_values() {
+    let args = [
+        "--logits",
+        REFERENCE,
+        "--params",
+        r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#,
+    ];
+    let mut english = report(&args);
+    let mut chinese = report(&[&args[..], &["--lang", "zh-Hans"]].concat());
+    let finding = chinese["finding"]["text"].as_str().unwrap();
+    assert!(finding.starts_with("transformers 这里留下 24 个候选"), "{finding}");
+    assert_eq!(chinese["lang"], "zh-Hans");
+    let causes: Vec<&str> = chinese["causes"].as_array().unwrap().iter().map(|c| c["text"].as_str().unwrap()).collect();
+    assert!(causes.iter().all(|c| c.chars().any(|ch| ('\u{4e00}'..='\u{9fff}').contains(&ch))), "{causes:?}");
+    without_texts(&mut english);
+    without_texts(&mut chinese);
+    assert_eq!(english, chinese, "ids and values are the same in every language");
+}
+
+#[test]
+fn compare_picks_the_columns_the_finding_compares_and_a_bad_language_is_named() {
+    let args = [
+        "--logits",
+        REFERENCE,
+        "--params",
+        r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#,
+    ];
+    let r = report(&[&args[..], &["--compare", "dflash,vllm"]].concat());
+    assert_eq!(r["compared"], serde_json::json!(["dflash", "vllm"]));
+    assert_eq!(r["finding"]["id"], "finding-compare-2");
+    assert!(r["finding"]["text"].as_str().unwrap().contains("DFlash's sample() keeps 49,152 tokens"), "{}", r["finding"]);
+    let out = inspect(&[&args[..], &["--lang", "fr"]].concat());
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the language must be `en` or `zh-Hans`, not `fr`"));
+}

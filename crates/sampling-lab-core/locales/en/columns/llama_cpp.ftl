@@ -17,7 +17,7 @@ carried-renamed = renamed, over the last { $last } tokens
 
 note-carried-sent = { $python } → { $sent } ({ $how })
 note-carried-not-sent = { $python }: { $how }
-note-llama_cpp-fills-every-field = { $server } puts a value in every field before llama-server reads the request (llama_server): its own defaults where the port sent nothing
+note-llama_cpp-fills-every-field = { $server } puts a value in every field before llama-server reads the request (the report lists them under llama_server): its own defaults where the port sent nothing
 note-llama_cpp-clamped = { $argument } clamped to { $became }, where transformers raises “{ $error }”
 note-llama_cpp-sorted-ties = tokens with equal logits were ordered by libc++'s std::sort, which this port does not reproduce: which of them a given seed draws may differ (their probabilities do not)
 note-llama_cpp-typical-near = typical: the mass { $mass } at the cut is within float noise of typical_p = { $typical_p }

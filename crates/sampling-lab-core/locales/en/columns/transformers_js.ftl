@@ -17,7 +17,7 @@ cause-transformers_js-exactly-k = scores tie at the { NUMBER($k, type: "ordinal"
     [two] { $k }nd
     [few] { $k }rd
    *[other] { $k }th
-} place: transformers keeps all { $hf_kept } tied tokens, transformers.js' ONNX TopK keeps exactly { $k }, the lower ids first.
+} place: transformers keeps every tied token ({ $hf_kept } in all), transformers.js' ONNX TopK keeps exactly { $k }, the lower ids first.
 cause-transformers_js-arithmetic = transformers.js { $version } runs the same rules in JavaScript's arithmetic; the distributions differ by more than 1e-6.
 
 note-transformers_js-switched-to-greedy = `temperature: 0` implies greedy sampling: transformers.js sets do_sample to false (a warning)

@@ -17,7 +17,7 @@ carried-renamed = 改了名字，只作用于最后 { $last } 个 token
 
 note-carried-sent = { $python } → { $sent }（{ $how }）
 note-carried-not-sent = { $python }：{ $how }
-note-llama_cpp-fills-every-field = { $server } 在 llama-server 读取请求之前给每个字段都填上值（llama_server）：移植没发的字段用它自己的默认值
+note-llama_cpp-fills-every-field = { $server } 在 llama-server 读取请求之前给每个字段都填上值（报告在 llama_server 下列出）：移植没发的字段用它自己的默认值
 note-llama_cpp-clamped = { $argument } 被限制为 { $became }，而 transformers 会报错“{ $error }”
 note-llama_cpp-sorted-ties = logits 相等的 token 由 libc++ 的 std::sort 排序，这个移植没有复现这个顺序：同一个种子抽到其中哪一个可能不同（它们的概率不会不同）
 note-llama_cpp-typical-near = typical：截断点处的质量 { $mass } 与 typical_p = { $typical_p } 只差浮点误差

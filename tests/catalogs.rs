@@ -1,0 +1,107 @@
+//! The page's catalogs (www/locales/<lang>/page.ftl): every language says the same messages with
+//! the same arguments (the rule the core's catalogs are held to, from the core's own tests), and
+//! every message the page's scripts and its HTML name is in them.
+
+#[path = "../crates/sampling-lab-core/tests/catalog_check.rs"]
+mod catalog_check;
+
+use catalog_check::{differences, shape, Shape};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn page_catalog(lang: &str) -> Shape {
+    let file = Path::new(ROOT).join("www/locales").join(lang).join("page.ftl");
+    shape(&file.display().to_string(), &std::fs::read_to_string(&file).unwrap())
+}
+
+/// The languages the page speaks, as www/shared/languages.js lists them.
+fn languages() -> Vec<String> {
+    let source = std::fs::read_to_string(Path::new(ROOT).join("www/shared/languages.js")).unwrap();
+    let list = source.split("LANGUAGES = [").nth(1).unwrap().split(']').next().unwrap();
+    list.split(',').map(|s| s.trim().trim_matches('"').to_string()).collect()
+}
+
+#[test]
+fn every_page_message_exists_in_every_language_with_the_same_arguments() {
+    let languages = languages();
+    assert_eq!(languages, ["en", "zh-Hans"]);
+    let english = page_catalog(&languages[0]);
+    assert!(english.len() > 300, "the page's catalog was read: {} messages", english.len());
+    for lang in &languages[1..] {
+        let wrong = differences(&english, &page_catalog(lang));
+        assert!(wrong.is_empty(), "www/locales/{lang}/page.ftl:\n{}", wrong.join("\n"));
+    }
+}
+
+/// Every script and page of www/ (the vendored libraries aside).
+fn page_sources() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if !path.ends_with("vendor") && !path.ends_with("locales") {
+                    walk(&path, out);
+                }
+            } else if path.extension().is_some_and(|e| e == "js" || e == "html") {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&Path::new(ROOT).join("www"), &mut out);
+    out
+}
+
+/// The message ids a source names literally: `t("id"`, `localize(el, "id"`, `data-l10n-id="id"`,
+/// `new Said("id"`, `{ id: "id"`, `Wrong("id"`, `wrong("id"`.
+fn named_ids(source: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for marker in ["t(\"", "tAttribute(\"", "data-l10n-id=\"", "new Said(\"", "{ id: \"", "Wrong(\"", "wrong(\"", "t(page.plainRate ? \""] {
+        for (at, _) in source.match_indices(marker) {
+            // `t("` as a call of its own, not the end of `element("` or `get("`.
+            let before = source[..at].chars().next_back().unwrap_or(' ');
+            if marker.starts_with(|c: char| c.is_ascii_alphabetic()) && (before.is_ascii_alphanumeric() || "_$.".contains(before)) {
+                continue;
+            }
+            let rest = &source[at + marker.len()..];
+            let id: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').collect();
+            let after = &rest[id.len()..];
+            // `{ id: "…", args }` is a message; `{ id: "ex-input", value }` an element's id.
+            let message = marker != "{ id: \"" || after.starts_with("\", args") || after.starts_with("\" }");
+            if !id.is_empty() && after.starts_with('"') && message {
+                out.insert(id);
+            }
+        }
+    }
+    for (at, _) in source.match_indices("localize(") {
+        let call = &source[at..];
+        if let Some(quote) = call.find(", \"").filter(|q| *q < 60) {
+            let rest = &call[quote + 3..];
+            let id: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
+            if id.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                out.insert(id);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_message_the_page_names_is_in_its_catalog() {
+    let catalog = page_catalog("en");
+    let mut named = 0;
+    let mut missing = Vec::new();
+    for file in page_sources() {
+        let source = std::fs::read_to_string(&file).unwrap();
+        for id in named_ids(&source) {
+            named += 1;
+            if !catalog.contains_key(&id) {
+                missing.push(format!("{}: {id}", file.strip_prefix(ROOT).unwrap().display()));
+            }
+        }
+    }
+    assert!(named > 200, "the page's messages were read: {named}");
+    assert!(missing.is_empty(), "messages www/locales/en/page.ftl lacks:\n{}", missing.join("\n"));
+}
