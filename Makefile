@@ -9,6 +9,7 @@ MODEL ?=
 MODEL_SHA256 ?=
 
 
+
 .PHONY: demo test setup pkg model site serve steps package venv-mlx test-native test-wasm test-page test-transformers-js test-llama-cpp test-site test-browsers fixtures onnx bench fuzz
 
 demo: setup pkg model steps
@@ -39,9 +40,11 @@ serve:
 	python3 scripts/serve.py --port $(PORT)
 
 # The page as a folder for any static host: dist/ (README, "Publish the page"). MODEL=… makes another
-# file the site's default (a Hub GGUF: Org/Repo/file.gguf or its URL), MODEL_SHA256=… its checksum.
+# file the site's default (a Hub GGUF: Org/Repo/file.gguf or its URL), MODEL_SHA256=… its checksum;
+# CHATS=chats.json ships a writer's own chats' steps beside the page's (docs/publishing.md).
+CHATS ?=
 site: setup pkg model
-	node scripts/build-steps.mjs $(if $(MODEL),$(MODEL),)
+	node scripts/build-steps.mjs $(if $(MODEL),$(MODEL),) $(if $(CHATS),--chats $(CHATS),)
 	MODEL="$(MODEL)" MODEL_SHA256="$(MODEL_SHA256)" node scripts/build-site.mjs
 
 # mlx-lm's own sampler for tests/mlx_lm.rs (reference/requirements-mlx.txt: mlx on its CPU backend,

@@ -2,26 +2,29 @@
 // replies to the part of the page each is for, and wires the controls. It computes none of the
 // semantics: every number comes from the worker's replies (protocol.js). The first figures come
 // from the sampling core and the shipped steps; the model loads when something needs it (and,
-// on the full page, in the background once the first figures are up).
+// on the full page, in the background once the first figures are up). Every sentence is the
+// catalog's, in the reader's language (l10n/): the page starts once its catalog is loaded.
 import { Reply, Request } from "./shared/protocol.js";
-import { checkColumns, colsValue } from "./state/state.js";
+import { checkColumns } from "./state/state.js";
 import { names, setColumns } from "./state/columns.js";
+import { chooseLanguage, language, LANGUAGES, NATIVE_NAMES, onLanguageChange, rememberLanguage, t, useLanguage } from "./l10n/l10n.js";
 import { exportReport } from "./panels/export.js";
 import { workerScript } from "./shared/trusted.js";
 import { Purpose, requests } from "./state/requests.js";
 import { page } from "./state/store.js";
 import { defaultSource, sourceText } from "./shared/model-source.js";
 import { $, buildColumns, showChips } from "./panels/view.js";
-import { followColourScheme, onTokenPicked } from "./panels/charts.js";
+import { followColourScheme } from "./panels/charts.js";
 import { buildGlossary, openLinkedTerm } from "./panels/glossary.js";
-import { showTokenDetail } from "./panels/token-detail.js";
 import { buildParamsForm, paramsText, showParams } from "./panels/params.js";
 import { presetButtons } from "./panels/presets.js";
-import { redraw, refresh, showDistribution } from "./panels/inspection.js";
-import { copyCode, copyLink, embedThis, restoreState, saveState } from "./state/share.js";
+import { redraw, refresh, showCompletions, showDistribution, showStepChecked } from "./panels/inspection.js";
+import { embedWithStep, listenForStepExport, saveStepFile } from "./panels/step-export.js";
+import { chat } from "./state/inputs.js";
+import { copyCode, copyLink, restoreState, saveState } from "./state/share.js";
 import { setStatus, showError } from "./panels/status.js";
 import { refreshPort, showPort, showPortError } from "./panels/port.js";
-import { listenForModels, loadFailed, loadModel, markModelControls, runAfterModel, showLoadProgress, showModelReady, showNeedsModel } from "./panels/model-panel.js";
+import { listenForModels, loadFailed, loadModel, markModelControls, runAfterModel, showLoadProgress, showModelInfo, showModelReady, showNeedsModel } from "./panels/model-panel.js";
 import { generate, generationFailed, listenForGeneration, selectStep, showDone, showRewound, showToken, showTokenAlternatives } from "./panels/generation-panel.js";
 import { drawingDone, listenForDraws, showDrawEstimate, showConverging, showDrawn, showDrawProgress } from "./panels/montecarlo.js";
 import { listenForSpeculation, showRound, showSpeculated, speculationFailed } from "./panels/speculative.js";
@@ -30,6 +33,9 @@ import { judgingFailed, listenForExercises, observeFailed, showObserved, startEx
 /** The cause rules and the columns the core names, from the worker's first reply: the page's
  * columns are built from them, and links and exercise sets are checked against them. */
 const core = Promise.withResolvers();
+
+/** The core's columns in every language, from the worker's first reply. */
+let columnsByLanguage = null;
 
 /** The shipped steps' manifest, beside the page. */
 const STEPS = new URL("steps/index.json", document.baseURI).href;
@@ -43,13 +49,13 @@ function startWorker() {
   if (sourceText(page.source, location.href) === sourceText(defaultSource(), location.href)) script.searchParams.set("steps", STEPS);
   page.worker = new Worker(workerScript(script), { type: "module" });
   page.worker.onmessage = ({ data }) => HANDLERS[data.type]?.(data);
-  page.worker.onerror = (e) => crashed(`the worker failed: ${e.message}`);
+  page.worker.onerror = (e) => crashed({ id: "error-worker", args: { detail: e.message } });
 }
 
-function crashed(message) {
+function crashed(said) {
   page.modelReady = false;
   page.coreReady = false;
-  showError(`${message} — restarting${page.modelWanted ? " the model" : ""}`);
+  showError({ id: page.modelWanted ? "error-restarting-model" : "error-restarting", args: { problem: said } });
   page.worker.terminate();
   startWorker();
 }
@@ -59,10 +65,16 @@ const HANDLERS = {
     page.coreReady = true;
     $("model-info").dataset.simd = simd ? "on" : "off";
     // A restarted worker lists the same columns: the page keeps what it built.
-    if (!names().length) showCoreColumns(columns);
+    if (!names().length) {
+      columnsByLanguage = columns;
+      showCoreColumns();
+      nameThePage();
+    }
     core.resolve({ rules, columns: names() });
+    // The link's step file is read (and checked) before the first figures are asked for.
+    if (page.stepfile) requests.send(Purpose.useStep, { type: Request.useStep, url: new URL(page.stepfile, document.baseURI).href, chat: chat() });
     if (page.modelWanted) loadModel();
-    else setStatus("no model loaded");
+    else setStatus("no-model");
     refresh();
     // A link to a generated token needs its generation, and so the model.
     if (page.pendingStep !== null && !page.modelWanted) showNeedsModel();
@@ -89,6 +101,10 @@ const HANDLERS = {
   [Reply.converging]: showConverging,
   [Reply.monteCarlo]: showDrawn,
   [Reply.port]: showPort,
+  [Reply.completions]: showCompletions,
+  [Reply.stepUsed]: () => {},
+  [Reply.stepChecked]: showStepChecked,
+  [Reply.stepFile]: saveStepFile,
   [Reply.token]: showToken,
   [Reply.rewound]: showRewound,
   [Reply.done]: showDone,
@@ -96,42 +112,82 @@ const HANDLERS = {
   [Reply.speculating]: showRound,
   [Reply.speculated]: showSpeculated,
   [Reply.observed]: showObserved,
-  [Reply.error]: ({ id, message, fatal }) => {
-    if (fatal) return crashed(message);
+  [Reply.error]: ({ id, message, said, fatal }) => {
+    // The worker's own words are the catalog's; a library's (the core's) are quoted as they are.
+    const problem = said ?? message;
+    if (fatal) return crashed(problem);
     speculationFailed(id);
     generationFailed(id);
     drawingDone(id);
-    if (requests.is(Purpose.inspect, id)) judgingFailed(message);
-    observeFailed(id, message);
+    if (requests.is(Purpose.inspect, id)) judgingFailed(problem);
+    observeFailed(id, problem);
     if (requests.is(Purpose.load, id)) loadFailed();
+    if (requests.is(Purpose.useStep, id)) page.stepFileProblem = problem;
     // transformers' refusal is already the figures' error line: the panel says it has nothing.
-    if (showPortError(id, message)) return;
-    showError(message);
+    if (showPortError(id, problem)) return;
+    showError(problem);
   },
 };
 
-/** The columns as the core lists them: the figures, panels, toggles and menus are built, and the
- * link's column names checked against them. */
-function showCoreColumns(columns) {
-  setColumns(columns);
+/** The columns as the core lists them, in the page's language: the figures, panels and menus
+ * are built, and the link's column names checked against them. */
+function showCoreColumns() {
+  setColumns(columnsByLanguage[language()]);
   buildGlossary();
   openLinkedTerm();
-  buildColumns(() => {
-    const shown = [...document.querySelectorAll("#column-toggles input:checked")].map((i) => i.dataset.column);
-    page.cols = colsValue(shown, names());
-    saveState();
-    redraw();
-  });
+  buildColumns();
   showDrawEstimate();
   const { state, problems } = checkColumns({ semantics: $("semantics").value || $("semantics").dataset.default, cols: page.cols }, names());
   $("semantics").value = state.semantics;
   page.cols = state.cols;
   if (problems.length) {
-    page.linkProblems = [page.linkProblems, `This link was not used in full: ${problems.join("; ")}.`].filter(Boolean).join(" ");
-    showError(null);
+    page.linkProblems = [...page.linkProblems, ...problems];
+    showError(page.error);
   }
   redraw();
   saveState();
+}
+
+/** The header's language switcher: the choice is remembered, and kept in the page's links. */
+function languageSwitcher() {
+  const select = $("lang");
+  select.replaceChildren(...LANGUAGES.map((lang) => {
+    const option = document.createElement("option");
+    option.value = lang;
+    option.lang = lang;
+    option.textContent = NATIVE_NAMES[lang];
+    return option;
+  }));
+  select.value = language();
+  select.addEventListener("change", async () => {
+    rememberLanguage(select.value);
+    page.lang = select.value;
+    await useLanguage(select.value);
+  });
+}
+
+/** Everything built from the core's words or the catalog's, said again in the new language. */
+function relabel() {
+  $("lang").value = language();
+  nameThePage();
+  if (columnsByLanguage) {
+    setColumns(columnsByLanguage[language()]);
+    buildGlossary();
+    buildColumns();
+    showDrawEstimate();
+  }
+  markModelControls();
+  showModelInfo();
+  saveState();
+  refresh();
+}
+
+/** The page's title and description name every column the core lists, in the page's language. */
+function nameThePage() {
+  if (!columnsByLanguage) return;
+  const columns = columnsByLanguage[language()].filter((c) => c.name !== "hf").map((c) => c.short).join(", ");
+  document.title = t("page-title", { columns });
+  document.querySelector('meta[name="description"]').content = t("page-description", { columns });
 }
 
 function pickPreset(slug, params, logits) {
@@ -142,14 +198,28 @@ function pickPreset(slug, params, logits) {
   refresh();
 }
 
-function setUp() {
+async function setUp() {
+  const state = restoreState();
+  try {
+    await useLanguage(chooseLanguage(state.lang));
+  } catch (e) {
+    // Without its catalog the page has no words: say so where the figures go, in both languages.
+    document.documentElement.classList.remove("l10n-pending");
+    // eslint-disable-next-line sampling-lab/no-prose -- the one sentence said without a catalog
+    $("finding").textContent = `The page's words could not be loaded · 页面文字无法载入 (${e.message})`;
+    return;
+  }
+  document.documentElement.classList.remove("l10n-pending");
+  setStatus("starting");
+  languageSwitcher();
+  onLanguageChange(relabel);
   followColourScheme(redraw);
-  onTokenPicked(showTokenDetail);
   presetButtons(pickPreset);
   for (const radio of document.querySelectorAll("input[name=view]")) {
     radio.addEventListener("change", () => { page.view = radio.value; saveState(); redraw(); });
   }
-  $("embed-this").addEventListener("click", embedThis);
+  $("embed-this").addEventListener("click", embedWithStep);
+  listenForStepExport();
   $("copy-link").addEventListener("click", copyLink);
   $("run").addEventListener("click", () => { page.preset = ""; refresh(); });
   // The copy and export buttons are built with the core's columns: one listener serves them all.
@@ -167,8 +237,8 @@ function setUp() {
   listenForSpeculation();
   listenForExercises(core.promise);
   for (const id of ["system", "user", "answer-prefix", "logits"]) $(id).addEventListener("change", () => selectStep(null));
-  document.querySelector(".controls").addEventListener("input", () => { page.linkProblems = ""; });
-  $("presets").addEventListener("click", () => { page.linkProblems = ""; });
+  document.querySelector(".controls").addEventListener("input", () => { page.linkProblems = []; });
+  $("presets").addEventListener("click", () => { page.linkProblems = []; });
   for (const id of ["semantics", "seed", "max-new-tokens"]) $(id).addEventListener("change", saveState);
   // Tests (and anyone debugging recovery) can crash the wasm on purpose: the page must come back.
   window.addEventListener("sampling-lab:trap", () => page.worker.postMessage({ type: Request.trap }));
@@ -183,7 +253,6 @@ function setUp() {
     refresh();
   });
   $("params").addEventListener("input", () => showParams($("params").value));
-  const state = restoreState();
   if (state.exercises) startExercises(state.exercises, state.task, core.promise);
   showError(null);
   redraw();

@@ -121,7 +121,7 @@ for (const [key, start] of Object.entries(ENGINES)) {
       const embed = await run(`
         await until(() => text("[data-testid=kept-hf]") === "50", "the embed's figures");
         const shown = (s) => { const el = $(s); return Boolean(el && el.getClientRects().length); };
-        return { height: document.documentElement.scrollHeight, inner: innerHeight, chart: shown("#chart-overlay"), controls: shown(".controls"), model: text("[data-testid=model-status]"), errors: window.pageErrors };`);
+        return { height: document.documentElement.scrollHeight, inner: innerHeight, chart: shown("#compare-table"), controls: shown(".controls"), model: text("[data-testid=model-status]"), errors: window.pageErrors };`);
       assert.ok(embed.height <= 600 && embed.inner <= 600, `${engine.name}: the embed is ${embed.height} px tall in ${embed.inner}`);
       assert.equal(embed.chart, true);
       assert.equal(embed.controls, false);

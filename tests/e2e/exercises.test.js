@@ -17,7 +17,7 @@ const README = readFileSync("www/exercises/README.md", "utf8");
 const DEFAULT = JSON.parse(readFileSync("www/exercises/default.json", "utf8"));
 const task = (page, text) => page.getByTestId("exercise-task").filter({ hasText: text }).waitFor();
 const result = (page, pattern) => page.getByTestId("exercise-result").filter({ hasText: pattern }).waitFor({ timeout: 120_000 });
-const chartShown = (page) => page.locator("#chart-overlay").isVisible();
+const chartShown = (page) => page.locator("#compare-table").isVisible();
 
 /** The README's example answers: each ```json block that is one answer, or one answer a line. */
 function readmeAnswers() {
@@ -36,7 +36,7 @@ test("the shipped set and the README's examples are valid under schema.json, and
   const validate = ajv.compile(SCHEMA);
   const { default: compiled } = await import("../../www/vendor/exercise-schema.js");
   const setup = { params: "{}" };
-  const sets = [DEFAULT, JSON.parse(/```json\n(\{\n  "\$schema"[\s\S]*?)```/.exec(README)[1])];
+  const sets = [DEFAULT, JSON.parse(/```json\n(\{\n {2}"\$schema"[\s\S]*?)```/.exec(README)[1])];
   const answers = readmeAnswers();
   assert.ok(answers.length >= 7, `${answers.length} example answers`);
   for (const answer of answers) sets.push({ title: "t", exercises: [{ title: "t", task: "t", setup, answer, explanation: "e" }] });

@@ -1,7 +1,6 @@
 // What a reader meets first, with no model asked for: the finding in one sentence, whole causes,
-// an embed that states its call and sends its names to the full page's glossary, a bar's detail
-// that does not squash an embed's chart, byte tokens named in the chart's own labels, a skip
-// link to Inspect and Generate, and Monte Carlo saying what it draws and how long it will take.
+// an embed that states its call and sends its names to the full page's glossary, a skip link to
+// Inspect and Generate, and Monte Carlo saying what it draws and how long it will take.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { BASE, cliInspect, openPage, useBrowser, waitFigures } from "./harness.js";
@@ -20,7 +19,7 @@ test("the finding is the core's sentence, and the causes show whole: two, then �
   const { page, errors } = await openPage(browser, "", async () => {}, { model: false });
   await waitFigures(page);
   const report = cliInspect({ do_sample: true, temperature: 0.7, top_k: 40, top_p: 0.9 });
-  assert.equal(await page.getByTestId("finding").textContent(), report.finding);
+  assert.equal(await page.getByTestId("finding").textContent(), report.finding.text);
   const items = page.locator("#causes > li:not(.more-causes)");
   assert.equal(await items.count(), report.causes.length);
   assert.ok(report.causes.length > 2, "the reference call has more than two causes");
@@ -41,37 +40,15 @@ test("an embed states its call and its chat above the figures, and its column na
   const page = await embed();
   const call = await page.getByTestId("embed-call").textContent();
   assert.match(call, /^generate\(do_sample=True, temperature=0\.7\) → the token after “How do you say thank you in Chinese\?” and “In Chinese, you can say "”$/);
-  const [full] = await Promise.all([page.waitForEvent("popup"), page.locator("#figures").getByRole("link", { name: "literal candle port" }).click()]);
-  await full.locator("#term-literal").waitFor();
+  const [full] = await Promise.all([page.waitForEvent("popup"), page.locator('#compare-table th[data-column="hf"] a.term').click()]);
+  await full.locator("#term-hf").waitFor();
   assert.doesNotMatch(full.url(), /embed=1/);
   assert.equal(await full.locator("#glossary").getAttribute("open"), "", "the glossary is open at the entry");
   await full.waitForFunction(() => {
-    const box = document.getElementById("term-literal").getBoundingClientRect();
+    const box = document.getElementById("term-hf").getBoundingClientRect();
     return box.top >= 0 && box.bottom <= innerHeight;
   });
   await full.close();
-  await page.close();
-});
-
-test("in an embed, a bar's detail opens over the chart: the chart keeps its size and the detail stays in the frame", async () => {
-  const page = await embed();
-  const chart = page.locator("#chart-overlay");
-  const before = await chart.boundingBox();
-  await chart.click({ position: { x: before.width * 0.6, y: 20 } });
-  const detail = page.getByTestId("token-detail");
-  await detail.waitFor();
-  const after = await chart.boundingBox();
-  assert.equal(Math.round(after.height), Math.round(before.height), "the chart was squashed");
-  const box = await detail.boundingBox();
-  assert.ok(box.y >= 0 && box.y + box.height <= 600 && box.x + box.width <= 720, JSON.stringify(box));
-  assert.ok(await page.evaluate(() => document.documentElement.scrollHeight) <= 600);
-  await page.close();
-});
-
-test("byte tokens read as what they are in the chart's own labels", async () => {
-  const { page } = await openPage(browser, "", async () => {}, { model: false });
-  await waitFigures(page);
-  assert.match(await page.locator("#chart-overlay").getAttribute("aria-label"), /⟨E6⟩ \(Chinese, byte 1 of 3\)/);
   await page.close();
 });
 
@@ -97,7 +74,9 @@ test("Monte Carlo names every column it draws and says how long a run will take 
     const label = await page.locator(`#figures tr[data-column="${name}"] .column-name`).textContent();
     assert.ok(title.includes(label.trim()), `“${title}” names ${label}`);
   }
-  assert.match(await page.getByTestId("mc-estimate").textContent(), /^[\d,]+ draws in all: the time left shows as soon as they start$/);
+  // Before the first run: a short timing run of this browser, once the section is in view.
+  await page.locator("#mc-run").scrollIntoViewIfNeeded();
+  await page.getByTestId("mc-estimate").filter({ hasText: /^[\d,]+ draws in all: about \d+ (s|min) here$/ }).waitFor({ timeout: 60_000 });
   await page.getByLabel("draws per port").fill("2000");
   await page.getByRole("button", { name: "Draw", exact: true }).click();
   await page.getByTestId("mc-status").filter({ hasText: "done" }).waitFor({ timeout: 120_000 });

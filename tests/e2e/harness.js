@@ -22,8 +22,9 @@ export const PRESETS = {
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
-/** Debian's Chromium, headless, with nothing reaching for the network. */
-export const launchChromium = () => chromium.launch({ executablePath: "/usr/bin/chromium", args: FLAGS });
+/** Debian's Chromium, headless, with nothing reaching for the network; its language English
+ * unless a test asks for another (`LANG=zh_CN.UTF-8` on a machine would otherwise decide). */
+export const launchChromium = () => chromium.launch({ executablePath: "/usr/bin/chromium", args: [...FLAGS, "--lang=en-US"] });
 const CLI = "target/debug/sampling-lab";
 
 /** Starts the server and the browser around the calling test file. Every page it opens reports
@@ -77,12 +78,12 @@ export async function waitFigures(page) {
 
 /** The model, loaded: asked for with the page's own control where no one has asked yet. */
 export async function waitReady(page) {
-  const status = page.getByTestId("model-status");
-  await status.filter({ hasText: /^(ready|no model loaded|loading|downloading|parsing|another page)/ }).waitFor({ timeout: 120_000 });
+  // The status line's state, whatever the page's language says it in.
+  await page.locator("#status:not([data-state=starting])").waitFor({ timeout: 120_000 });
   const load = page.locator("#load-model");
   // The full page may start the download itself between the look and the click.
   if (await load.isVisible()) await load.click({ timeout: 5_000 }).catch(() => {});
-  await status.filter({ hasText: /^ready$/ }).waitFor({ timeout: 120_000 });
+  await page.locator("#status[data-state=ready]").waitFor({ timeout: 120_000 });
 }
 
 /** `sampling-lab inspect --model` for the reference chat in exact precision. */

@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { modelSource, sourceText } from "../../www/shared/model-source.js";
+import { say } from "./catalog.js";
 
 const PAGE = "https://user.github.io/repo/?embed=1";
 const HUB = "https://huggingface.co";
@@ -44,7 +45,7 @@ test("what cannot be loaded is refused with what to type", () => {
   for (const [text, message] of Object.entries(refusals)) {
     const read = modelSource(text, PAGE);
     assert.ok(read.error, `${JSON.stringify(text)} is refused`);
-    assert.match(read.error, message, text);
+    assert.match(say(read.error), message, text);
   }
 });
 

@@ -12,7 +12,7 @@ const REFERENCE_IDS = JSON.parse(readFileSync("tests/fixtures/cases.json", "utf8
 
 test("the reference chat gives the 46 reference ids and the five published kept counts", async () => {
   const { page, errors } = await openPage(browser);
-  await page.locator("#context-count").filter({ hasText: "46" }).waitFor();
+  await page.locator("#tokens-box summary").filter({ hasText: "Tokens (46)" }).waitFor();
   const ids = await page.locator("#chips .chip small").allTextContents();
   assert.deepEqual(ids.map(Number), REFERENCE_IDS);
   for (const [label, expected] of Object.keys(PRESETS).map((l, i) => [l, [50, 49152, 40, 58, 24][i]])) {
@@ -342,7 +342,7 @@ test("the Hugging Face layout loads from a URL (here a bf16 checkpoint written f
     await page.getByRole("button", { name: "Load it" }).click();
     await page.locator("#model-info").filter({ hasText: "BF16" }).waitFor({ timeout: 120_000 });
     await waitReady(page);
-    await page.locator("#context-count").filter({ hasText: /^46$/ }).waitFor();
+    await page.locator("#tokens-box summary").filter({ hasText: "Tokens (46)" }).waitFor();
     await page.getByRole("button", { name: "top_k 40", exact: true }).click();
     await page.getByTestId("kept-hf").filter({ hasText: /^40$/ }).waitFor();
 

@@ -51,7 +51,7 @@ test("markup in the prompt is shown as text, never run", async () => {
   await page.getByLabel("User message").blur();
   await page.getByTestId("rendered").filter({ hasText: "onerror" }).waitFor({ state: "attached" });
   assert.match(await page.getByTestId("rendered").textContent(), /<\|im_start\|>user\n<img src=x onerror="alert\(1\)"><script>/);
-  assert.ok(Number(await page.locator("#context-count").textContent()) > 46);
+  assert.ok((await page.locator("#chips .chip").count()) > 46);
   assert.equal(await page.locator("#chips img, #chips script, .panels img").count(), 0);
   assert.equal(dialogs, 0);
   assert.deepEqual(errors, []);
@@ -100,24 +100,30 @@ async function figuresOn(page) {
   return Promise.all(ids.map((id) => page.getByTestId(id).textContent()));
 }
 
-test("embed mode fits 720 × 600: the overlay, the figures and the causes, no controls, a link back", async () => {
+test("embed mode fits 720 × 600: the compared table with every column's figures and the causes, no controls, a link back", async () => {
   const page = await browser.browser.newPage({ viewport: { width: 720, height: 600 } });
   await page.goto(`${BASE}?embed=1&preset=temp-0.7&params=%7B%22do_sample%22%3Atrue%2C%22temperature%22%3A0.7%7D`);
   await page.getByTestId("kept-hf").filter({ hasText: /^50$/ }).waitFor({ timeout: 120_000 });
   assert.equal(await page.getByRole("button", { name: "Generate" }).isVisible(), false);
   for (const control of ["#exercises-link", "#hub-repo", "#model-file", "#params"]) assert.equal(await page.locator(control).isVisible(), false, control);
-  for (const shown of ["#chart-overlay", "#causes", "#figures"]) assert.equal(await page.locator(shown).isVisible(), true, shown);
+  for (const shown of ["#compare-table", "#causes"]) assert.equal(await page.locator(shown).isVisible(), true, shown);
+  // Every column's kept count, in the frame.
+  for (const kept of await page.locator("#compare-table tr.kept td").all()) {
+    const box = await kept.boundingBox();
+    assert.ok(box && box.x + box.width <= 720 && box.y + box.height <= 600, `a kept count at ${JSON.stringify(box)}`);
+  }
   const back = page.getByRole("link", { name: /Open in sampling-lab/ });
   assert.doesNotMatch(await back.getAttribute("href"), /embed=/);
   assert.match(await back.getAttribute("href"), /params=%7B%22do_sample%22%3Atrue%2C%22temperature%22%3A0.7%7D&preset=temp-0.7$/);
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   assert.ok(height <= 600, `the embed is ${height} px tall`);
   await page.screenshot({ path: "target/screenshots/embed.png" });
-  await page.goto(`${BASE}?embed=1&view=panels&cols=hf,literal`);
+  // The link's comparison: DFlash's sample() against transformers, in the table and the finding.
+  await page.goto(`${BASE}?embed=1&cols=dflash`);
   await page.getByTestId("kept-hf").filter({ hasText: /^24$/ }).waitFor({ timeout: 120_000 });
   assert.equal(await page.getByTestId("error").textContent(), "");
-  assert.equal(await page.locator("#panel-literal").isVisible(), true);
-  assert.equal(await page.locator("#panel-corrected").isVisible(), false);
+  assert.equal(await page.locator("#compare-table").getAttribute("data-compared"), "dflash");
+  assert.match(await page.getByTestId("finding").textContent(), /DFlash's sample\(\) keeps 49,152 tokens/);
 });
 
 test("the example documentation page shows two embeds, each with its figures in 720 × 600", async () => {
@@ -127,7 +133,7 @@ test("the example documentation page shows two embeds, each with its figures in 
     await page.locator(`#${id}`).scrollIntoViewIfNeeded();
     const frame = page.frameLocator(`#${id}`);
     await frame.getByTestId("kept-hf").filter({ hasText: new RegExp(`^${kept}$`) }).waitFor({ timeout: 120_000 });
-    assert.equal(await frame.locator("#chart-overlay").isVisible(), true, id);
+    assert.equal(await frame.locator("#compare-table").isVisible(), true, id);
     const height = await frame.locator("html").evaluate((html) => html.scrollHeight);
     assert.ok(height <= 600, `${id} is ${height} px tall`);
   }
@@ -135,15 +141,17 @@ test("the example documentation page shows two embeds, each with its figures in 
   await page.close();
 });
 
-test("the first screen holds the charts, the headline figures, the causes, Inspect, Generate and the sampling arguments at 1280 × 800 and 1440 × 900", async () => {
+test("the first screen holds the compared table with every column's kept count and distance, the causes, Inspect, Generate and the sampling arguments at 1280 × 800 and 1440 × 900", async () => {
   for (const [width, height] of [[1280, 800], [1440, 900]]) {
     const page = await browser.browser.newPage({ viewport: { width, height } });
     await page.goto(BASE);
     await page.getByTestId("kept-hf").filter({ hasText: /^24$/ }).waitFor({ timeout: 120_000 });
-    for (const id of ["chart-overlay", "causes", "figures", "kept-dflash", "tv-literal", "outside-transformers_js", "run", "generate",
-      "value-temperature", "value-top_k", "value-top_p"]) {
-      const box = await page.locator(`#${id}`).boundingBox();
-      assert.ok(box && box.y >= 0 && box.y + box.height <= height && box.x + box.width <= width, `${id} at ${width}×${height}: ${JSON.stringify(box)}`);
+    const figures = await page.locator("#compare-table tr.kept td, #compare-table tr.tv td").all();
+    assert.equal(figures.length, 2 * (await page.locator("#figures tr").count()), "a kept count and a distance per column");
+    for (const [what, locator] of [...["causes", "run", "generate", "value-temperature", "value-top_k", "value-top_p"].map((id) => [id, page.locator(`#${id}`)]),
+      ...figures.map((cell, i) => [`figure ${i}`, cell])]) {
+      const box = await locator.boundingBox();
+      assert.ok(box && box.y >= 0 && box.y + box.height <= height && box.x + box.width <= width, `${what} at ${width}×${height}: ${JSON.stringify(box)}`);
     }
     await page.screenshot({ path: `target/screenshots/first-screen-${width}.png` });
     await page.close();
@@ -239,7 +247,9 @@ test("the other presets: SmolLM2's settings, greedy, transformers' temperature e
   assert.equal(await page.getByTestId("kept-literal").textContent(), "2");
   assert.match(await page.getByTestId("causes").textContent(), /2 tokens share the 2nd highest score/);
   assert.equal(await page.locator("#chart-literal").getAttribute("data-bars"), "2");
-  assert.equal(await page.locator("#chart-hf").getAttribute("data-highlighted"), "1");
+  // The tied token transformers keeps and candle cuts: an empty cell in the literal port's column.
+  await page.getByLabel("Compare").check();
+  assert.equal(await page.locator('#compare-table tr[data-token="2"] td.cut[data-column="literal"]').count(), 1);
   assert.deepEqual(errors, []);
 });
 
@@ -247,8 +257,11 @@ test("the explanation and the charts follow the settings", async () => {
   const { page } = await openPage(browser);
   await page.getByRole("button", { name: "temp 0.7", exact: true }).click();
   await page.getByTestId("causes").filter({ hasText: "transformers uses top_k=50" }).waitFor();
-  assert.ok(Number(await page.locator("#chart-overlay").getAttribute("data-highlighted")) > 0, "mass outside hf's support is highlighted");
-  assert.equal(await page.locator("#chart-overlay").getAttribute("data-columns"), String(await page.locator("#figures tr").count()));
+  // What the literal port keeps beyond transformers' 50: its count and mass, the core's.
+  const cli = cliInspect({ do_sample: true, temperature: 0.7 });
+  const beyond = page.locator('#compare-table tr.only-here td[data-column="literal"]');
+  assert.equal(await beyond.textContent(), `+${cli.compare.literal.only_port.count.toLocaleString("en")} · ${cli.compare.literal.mass_outside_hf.toFixed(3)}`);
+  assert.equal(await page.locator("#compare-table thead tr.names th").count(), await page.locator("#figures tr").count() + 1, "every column has its head");
   await page.getByRole("button", { name: "top_k 40, top_p 0.9" }).click();
   await page.getByTestId("causes").filter({ hasText: "skips the nucleus and keeps all 40" }).waitFor();
   await page.getByLabel("log scale").check();
@@ -343,7 +356,6 @@ test("the distributions export as CSV and JSON, and a chart as PNG", async () =>
   assert.equal(p.filter(([hf, , corrected]) => (hf > 0) !== (corrected > 0)).length, 0, "the corrected port keeps hf's tokens");
   const json = JSON.parse((await saved("JSON")).toString("utf8"));
   assert.equal(json.hf.kept, 24);
-  assert.equal((await saved("overlay chart PNG")).subarray(1, 4).toString("latin1"), "PNG");
   await page.getByLabel("Panels").check();
   const png = await saved("literal chart PNG");
   assert.equal(png.subarray(1, 4).toString("latin1"), "PNG");

@@ -18,7 +18,7 @@ const shown = (page) => page.locator("#port-list > .port-item").evaluateAll((ite
 /** What the page should show for `params`, from the CLI. */
 const expected = (params) => cliPort(params).map(({ column, fixed, this_step: step, verdict }) => ({
   column,
-  verdict,
+  verdict: verdict.text,
   calls: [fixed, step].filter(Boolean).map((r) => r.call),
   code: [fixed, step].filter(Boolean).map((r) => r.code).filter(Boolean),
 }));
@@ -49,4 +49,18 @@ test("a call transformers refuses has nothing to port, and the page keeps the ca
   assert.equal(await page.locator("#port-list > .port-item").count(), 0);
   assert.equal(await page.locator("#params").inputValue(), refused);
   assert.deepEqual(errors, []);
+});
+
+test("where nothing agrees the nearest request stands alone, and every snippet defines what it uses", async () => {
+  const { page } = await openPage(browser, "", async () => {}, { model: false });
+  await page.getByText("The request that makes each runtime sample").click();
+  await page.locator("#port-list > .port-item").first().waitFor();
+  // DFlash has nothing but a temperature: no request agrees, and none repeats the nearest's code.
+  const dflash = page.getByTestId("port-dflash");
+  assert.equal(await dflash.locator(".port-request").count(), 1);
+  for (const name of ["sglang", "ollama"]) {
+    const code = await page.getByTestId(`port-${name}`).locator("pre code").first().textContent();
+    assert.match(code, /^prompt = /m, `${name} defines the prompt it sends`);
+  }
+  assert.match(await page.getByTestId("port-sglang").locator("pre code").first().textContent(), /^server = /m);
 });

@@ -1,8 +1,9 @@
 // The page explains itself to a reader who just arrived: what it is for, what each column and
-// figure means, what a byte token is, which preset is on; the chart's bars answer for every
+// figure means, what a byte token is, which preset is on; a token's row answers for every
 // column; generation, the answer and the speculative view behave for the keyboard and say what
-// they show; and the bugs a tour of the page found stay fixed (newlines, pink at preset "0",
-// queued tooltips, overlapping Monte Carlo ticks, cut panel labels, dark-mode chart text).
+// they show; and the bugs a tour of the page found stay fixed (newlines, marks outside hf at
+// preset "0", queued tooltips, overlapping Monte Carlo ticks, cut panel labels, dark-mode chart
+// text).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { openPage, useBrowser } from "./harness.js";
@@ -20,21 +21,6 @@ async function generate(page, tokens = "64") {
   await page.getByLabel("max new tokens").fill(tokens);
   await page.getByRole("button", { name: "Generate" }).click();
   await page.locator("#gen-stats").filter({ hasText: "tokens" }).waitFor({ timeout: 120_000 });
-}
-
-/** The overlay chart's row `row`, hovered: the tooltip's title and body lines, as Chart.js has them. */
-async function hoverRow(page, row) {
-  const at = await page.evaluate((i) => {
-    const chart = window.Chart.getChart("chart-overlay");
-    const bar = chart.getDatasetMeta(0).data[i];
-    const box = chart.canvas.getBoundingClientRect();
-    return { x: box.left + chart.chartArea.left + 4, y: box.top + bar.y };
-  }, row);
-  await page.mouse.move(at.x, at.y);
-  return page.evaluate(() => {
-    const { tooltip } = window.Chart.getChart("chart-overlay");
-    return { title: tooltip.title, body: tooltip.body.flatMap((b) => b.lines), footer: tooltip.footer };
-  });
 }
 
 /** WCAG's contrast ratio of two CSS colours, as the browser resolves them. */
@@ -76,45 +62,28 @@ test("the first screen says what the page is for, and every column and figure li
   await page.close();
 });
 
-test("byte tokens are explained under the chart and in a bar's tooltip; the tooltip lists every column and a click ranks the token", async () => {
+test("a byte token is explained in its row's detail and the glossary; the detail lists every column's p and rank", async () => {
   const { page } = await ready();
-  const note = page.locator("#byte-note");
-  assert.match(await note.textContent(), /⟨E6⟩.*bytes of UTF-8 characters.*first byte of a 3-byte UTF-8 character/s);
-  const { title, body, footer } = await hoverRow(page, 0);
-  assert.match(title.join(" "), /⟨E6⟩.*#177.*3-byte UTF-8 character/s);
-  assert.deepEqual(body.map((line) => line.split(":")[0]),
-    ["transformers (hf)", "literal candle port", "corrected candle port", "DFlash sample()", "transformers.js 4.3.2", "llama.cpp (wllama 3.13)",
-      "vLLM 0.33 (OpenAI server)", "SGLang 0.5.23 (/generate)", "mlx-lm 0.32 (make_sampler)", "Ollama 0.32 (/api/generate)"]);
-  assert.match(footer.join(" "), /click/);
-  const legend = await page.locator("#chart-legend li").allTextContents();
-  assert.ok(legend.includes("mass outside hf's support"), legend.join(", "));
-  // A click on the bar: the token and its rank under every column, most probable first.
-  await hoverRow(page, 0);
-  await page.mouse.down();
-  await page.mouse.up();
+  const definitions = await page.locator("#glossary-list dd").allTextContents();
+  assert.ok(definitions.some((d) => /UTF-8 character.*1\/3/.test(d)), "the glossary says what a byte token and its place are");
+  await page.locator('#compare-table tr.token-row[data-token="177"] button').click();
   const detail = page.getByTestId("token-detail");
   await detail.waitFor();
-  assert.match(await detail.textContent(), /#177/);
-  const ranks = await detail.locator("tbody tr td:last-child").allTextContents();
+  assert.match(await detail.textContent(), /⟨E6⟩: bytes 1\/3 of a UTF-8 character; the model completes it as “.”/);
+  const ranks = await detail.locator("li").allTextContents();
   assert.equal(ranks.length, 10);
-  assert.equal(ranks[0], "1 of 24", "hf keeps 24 tokens and ranks ⟨E6⟩ first");
-  assert.equal(ranks[3], "1 of 49152", "DFlash keeps every token");
+  assert.match(ranks[0], /rank 1 of 24$/, "hf keeps 24 tokens and ranks ⟨E6⟩ first");
+  assert.match(ranks[3], /rank 1 of 49152$/, "DFlash keeps every token");
   await page.close();
 });
 
-test("at preset \"0\", where transformers refuses the call, no bar or swatch is drawn as mass outside hf", async () => {
+test("at preset \"0\", where transformers refuses the call, no mark says mass outside hf", async () => {
   const { page } = await ready();
   await page.locator("[data-preset='zero-0']").click();
   await page.getByTestId("error").filter({ hasText: /temperature/ }).waitFor();
-  const pink = await page.evaluate(() => {
-    const highlight = getComputedStyle(document.documentElement).getPropertyValue("--outside-hf").trim();
-    const chart = window.Chart.getChart("chart-overlay");
-    return { highlight, bars: chart.data.datasets.flatMap((d) => d.backgroundColor).filter((c) => c === highlight).length };
-  });
-  assert.ok(pink.highlight, "the page names its highlight colour");
-  assert.equal(pink.bars, 0);
+  assert.equal(await page.locator("#compare-table .outside").count(), 0);
   const legend = await page.locator("#chart-legend li").allTextContents();
-  assert.ok(!legend.includes("mass outside hf's support"), legend.join(", "));
+  assert.ok(!legend.some((l) => l.includes("mass outside hf")), legend.join(", "));
   await page.close();
 });
 
@@ -245,8 +214,10 @@ test("in dark mode the charts' text and grid follow the page's colours, at 4.5:1
     card: getComputedStyle(document.documentElement).getPropertyValue("--card").trim(),
   }));
   assert.ok(await contrast(page, text, card) >= 4.5, `${text} on ${card}`);
-  const ticks = await page.evaluate(() => window.Chart.getChart("chart-overlay").scales.y.options.ticks.color);
-  assert.equal(ticks, text, "the overlay's ticks are drawn in the page's colour");
+  await page.getByLabel("Panels").check();
+  await page.waitForFunction(() => window.Chart.getChart("chart-hf"));
+  const ticks = await page.evaluate(() => window.Chart.getChart("chart-hf").scales.y.options.ticks.color);
+  assert.equal(ticks, text, "the panels' ticks are drawn in the page's colour");
   await page.close();
 });
 

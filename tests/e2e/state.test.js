@@ -27,6 +27,7 @@ const INVARIANTS = {
   gen: (v) => v === "" || isObjectJson(v),
   logits: (v) => /^[-+0-9.,eE \t]{0,2000}$/.test(v),
   preset: (v) => /^[a-z0-9.-]{0,40}$/.test(v),
+  // eslint-disable-next-line no-control-regex -- control characters are what it refuses
   model: (v) => typeof v === "string" && v.length <= 2000 && !/[\s\u0000-\u001f]/.test(v),
   exercises: (v) => v === "" || v === "default" || (/\.json$/.test(v) && !v.includes("..") && !v.includes("//")),
   task: whole(0, 99),

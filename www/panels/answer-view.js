@@ -3,6 +3,7 @@
 // selected token offers, and the branches left behind. Text only (textContent), never HTML.
 import { label } from "../state/columns.js";
 import { $, element } from "./dom.js";
+import { localize, t } from "../l10n/l10n.js";
 import { isByteToken, nameByteRuns, visible } from "./token-text.js";
 
 /** A generated token as a button that selects its step, shaded by the probability it had, then a
@@ -21,7 +22,7 @@ export function tokenButton(token, onSelect, onLook) {
   // Shade: the less probable the token was, the stronger its mark.
   button.style.setProperty("--unlikely", `${Math.round(60 * (1 - token.probability))}%`);
   button.setAttribute("aria-describedby", "alternatives");
-  button.setAttribute("aria-label", `${token.text || visible(token.token_text)}: step ${token.index}, probability ${token.probability.toFixed(3)}`);
+  button.setAttribute("aria-label", t("token-aria", { text: token.text || visible(token.token_text), step: token.index, probability: token.probability }));
   button.addEventListener("click", () => onSelect(token));
   for (const event of ["mouseenter", "focus"]) button.addEventListener(event, () => onLook(token, button));
   const breaks = Array.from(token.text.matchAll(/\n/g), () => {
@@ -36,7 +37,7 @@ export function tokenButton(token, onSelect, onLook) {
  * one on show is always the token in focus. */
 export function showLooking(token, button) {
   const box = $("alternatives");
-  box.replaceChildren(element("p", `step ${token.index}: ${visible(token.token_text)} — its alternatives…`));
+  box.replaceChildren(element("p", t("alternatives-looking", { step: token.index, token: visible(token.token_text) })));
   place(box, button);
 }
 
@@ -55,9 +56,8 @@ export function showAlternatives({ step, hf, literal, chosen }, token, button, s
     }
     return section;
   };
-  const head = element("p", `step ${step}: ${visible(token.token_text)} was drawn with p = ${token.probability.toFixed(3)} under ${label(semantics)}. Its p `);
-  const under = element("span", `hf ${chosen.hf.toFixed(3)} · literal ${chosen.literal.toFixed(3)} · the model's own (softmax of the raw logits) ${chosen.model.toFixed(3)}`, "alt-chosen");
-  head.append(under);
+  const head = element("p", t("alternatives-head", { step, token: visible(token.token_text), probability: token.probability, column: label(semantics) }));
+  head.append(" ", element("span", t("alternatives-chosen", { hf: chosen.hf, literal: chosen.literal, model: chosen.model }), "alt-chosen"));
   box.replaceChildren(head, rows(label("hf"), hf), rows(label("literal"), literal));
   place(box, button);
 }
@@ -76,12 +76,12 @@ function place(box, button) {
 export function showBranchChoices({ step, model }, drawn) {
   const options = [];
   for (const [id, p, text] of model.filter(([id]) => id !== drawn)) {
-    const option = element("option", `${visible(text)} — the model's own p ${p.toFixed(3)}`);
+    const option = element("option", t("branch-choice", { token: visible(text), p }));
     option.value = String(id);
     options.push(option);
   }
   $("branch-token").replaceChildren(...options);
-  $("branch-step").textContent = String(step);
+  localize($("branch-form").querySelector("label"), "branch-label", { step });
   $("branch-form").dataset.step = String(step);
   $("branch-form").hidden = options.length === 0;
 }
@@ -89,10 +89,10 @@ export function showBranchChoices({ step, model }, drawn) {
 /** The branches left behind, each with a way back to it. */
 export function showBranches(branches, onRestore) {
   const items = branches.map(({ fork, text }, number) => {
-    const button = element("button", "Go back");
+    const button = element("button", t("branch-back"));
     button.type = "button";
     button.addEventListener("click", () => onRestore(number));
-    const item = element("li", `from token ${fork}: `);
+    const item = element("li", t("branch-from", { fork }));
     item.append(element("q", text.length > 80 ? `${text.slice(0, 80)}…` : text), " ", button);
     return item;
   });

@@ -1,50 +1,14 @@
-// The distributions as bar charts (Chart.js, vendored by the build) over one shared list of
-// tokens, so that the same row means the same token everywhere: one overlay chart with a bar per
-// shown column, or a panel per column. A bar on a token transformers never draws is drawn in the
-// highlight colour: those draws are the difference.
-import { column, columns, highlight, label } from "../state/columns.js";
-import { element } from "./dom.js";
-import { termLink, TERMS } from "./glossary.js";
-import { byteNote, chartLabel, isByteToken, visible } from "./token-text.js";
+// The panels: a bar chart per column (Chart.js, vendored by the build) over the compared table's
+// rows, so that the same row means the same token everywhere, on one probability scale so that
+// equal bars mean equal probabilities. A bar on a token transformers never draws is hatched in the
+// column's own colour: every column keeps its colour wherever it is drawn.
+import { column, columns, label } from "../state/columns.js";
+import { t } from "../l10n/l10n.js";
+import { rowsOf } from "./compare-table.js";
+import { tokenNote, visible } from "./token-text.js";
 
-/** Rows: the most probable tokens, then up to DISPUTED that only one side keeps; fewer where the
- * chart is short (an embed), so that every row keeps a readable label. */
-const TOP = 12;
-const DISPUTED = 4;
-const ROW_PX = 15;
-const AXIS_PX = 48;
+const PANEL_ROWS = 12;
 const charts = {};
-
-/** How many of the most probable tokens fit the overlay chart's height with their labels. */
-function topRowsThatFit(view) {
-  if (view !== "overlay") return TOP;
-  const height = document.getElementById("chart-overlay")?.parentElement?.clientHeight ?? 0;
-  if (!height) return TOP;
-  return Math.max(3, Math.min(TOP, Math.floor((height - AXIS_PX) / ROW_PX) - DISPUTED));
-}
-
-/** The tokens to chart: the most probable under any shown column, then up to DISPUTED that only
- * one side keeps, as the core lists them (`compare[column].only_port`, then `only_hf`, most
- * probable first), taken from each shown column in turn so that every column's difference has
- * a row; most probable first. */
-function sharedRows(report, names, top) {
-  const best = new Map();
-  for (const name of names) for (const [id, p] of report[name].support.slice(0, top)) best.set(id, Math.max(best.get(id) ?? 0, p));
-  const rows = [...best.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([id]) => id);
-  const others = names.filter((n) => report.compare[n]);
-  for (const side of ["only_port", "only_hf"]) {
-    const lists = others.map((n) => [...report.compare[n][side].first]);
-    while (rows.length < top + DISPUTED && lists.some((l) => l.length)) {
-      for (const list of lists) {
-        while (list.length && rows.includes(list[0])) list.shift();
-        if (list.length && rows.length < top + DISPUTED) rows.push(list.shift());
-      }
-    }
-  }
-  const supports = names.map((n) => new Map(report[n].support));
-  const p = new Map(rows.map((id) => [id, Math.max(...supports.map((s) => s.get(id) ?? 0))]));
-  return rows.sort((a, b) => p.get(b) - p.get(a));
-}
 
 /** Where a click on a bar goes: the token it is for. */
 let onPick = () => {};
@@ -52,112 +16,74 @@ export function onTokenPicked(pick) {
   onPick = pick;
 }
 
-/** The last drawing, to fit its rows again once the legend and the byte note under the chart
- * have taken their place (they shorten it), or the window changes size. */
-let drawn = null;
-let fitting = null;
-
-export function drawCharts(report, options) {
-  drawn = { report, options, top: topRowsThatFit(options.view), refits: 0 };
-  draw(report, options, drawn.top);
-  if (fitting) return;
-  fitting = new ResizeObserver(() => {
-    // Once per drawing at most: a refit can show or hide the byte note, which moves the chart again.
-    if (!drawn || drawn.refits > 0 || topRowsThatFit(drawn.options.view) === drawn.top) return;
-    drawn.refits += 1;
-    drawn.top = topRowsThatFit(drawn.options.view);
-    draw(drawn.report, drawn.options, drawn.top);
-  });
-  fitting.observe(document.getElementById("overlay-box"));
+/** A step for an axis of `top`: 1, 2 or 5 times a power of ten, about five ticks. */
+function niceStep(top) {
+  const raw = top / 5;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw);
 }
 
-function draw(report, { log, shown, view }, rowCount) {
-  const names = columns().map((c) => c.name).filter((n) => shown.includes(n));
-  const HIGHLIGHT = highlight();
-  const rows = sharedRows(report, names.length ? names : ["hf"], rowCount);
+/** The axis: its maximum a whole number of steps, so the last tick is a step like the others. */
+export function linearAxis(top) {
+  const step = niceStep(Math.max(top, 1e-9));
+  return { max: Math.min(1, Math.ceil((top * 1.02) / step) * step), step };
+}
+
+/** Draws every column's panel for `report` over the rows the compared table shows. */
+export function drawPanels(report, { log, compared, completions }) {
+  const rows = rowsOf(report, ["hf", ...compared]).slice(0, PANEL_ROWS);
   const texts = rows.map((id) => report.tokens[id] ?? "");
-  // The overlay's labels say what a byte token is; a panel is too narrow for that, and its
-  // byte tokens are named under the charts and in each bar's tooltip.
-  const named = view === "overlay" ? chartLabel : visible;
-  const labels = rows.map((id, i) => `${named(texts[i])}  #${id}`);
+  const labels = rows.map((id, i) => `${visible(completions.get(id)?.text ?? texts[i])}  #${id}`);
   const hf = new Map(report.hf.support);
-  const series = Object.fromEntries(columns().map(({ name }) => {
-    const p = new Map(report[name].support);
-    return [name, rows.map((id) => p.get(id) ?? 0)];
-  }));
-  // With no distribution of transformers' (it refuses the call), nothing is "outside" it.
-  const outsideHf = (name, i) => !report.hf.error && name !== "hf" && series[name][i] > 0 && !hf.has(rows[i]);
-  // One scale for every chart, so that equal bars mean equal probabilities.
-  const top = Math.max(...names.map((n) => report[n].support[0]?.[1] ?? 0), 1e-9);
-  const scale = log ? null : Math.min(1, top * 1.05);
-  const describe = (name) => `${label(name)}: ${rows.slice(0, 5).map((id, i) => `${labels[i]} ${series[name][i].toFixed(3)}`).join(", ")}…`;
-  const rowsOf = { ids: rows, texts, labels };
-  let highlighted = 0;
-  if (view === "overlay") {
-    const canvas = document.getElementById("chart-overlay");
-    const datasets = names.map((name) => {
-      const { colour } = column(name);
-      return { label: label(name), data: series[name], backgroundColor: rows.map((_, i) => (outsideHf(name, i) ? HIGHLIGHT : colour)), borderWidth: 0 };
-    });
-    highlighted = names.reduce((n, name) => n + rows.filter((_, i) => outsideHf(name, i)).length, 0);
-    canvas.dataset.columns = String(names.length);
-    canvas.dataset.highlighted = String(highlighted);
-    canvas.setAttribute("aria-label", names.map(describe).join("; "));
-    update("overlay", canvas, rowsOf, datasets, scale);
-  }
-  for (const name of names) {
-    if (view !== "panels") break;
+  const top = Math.max(...columns().map((c) => report[c.name].support[0]?.[1] ?? 0), 1e-9);
+  for (const { name } of columns()) {
     const canvas = document.getElementById(`chart-${name}`);
+    const p = new Map(report[name].support);
+    const data = rows.map((id) => p.get(id) ?? 0);
+    const outside = rows.map((id, i) => !report.hf.error && name !== "hf" && data[i] > 0 && !hf.has(id));
     const { colour } = column(name);
-    const literal = new Map(report.literal?.support ?? []);
-    const colours = rows.map((_, i) => (outsideHf(name, i) || (name === "hf" && series.hf[i] > 0 && !literal.has(rows[i])) ? HIGHLIGHT : colour));
-    canvas.dataset.bars = String(series[name].filter((p) => p > 0).length);
-    canvas.dataset.highlighted = String(colours.filter((c) => c === HIGHLIGHT).length);
-    highlighted += Number(canvas.dataset.highlighted);
-    canvas.setAttribute("aria-label", describe(name));
-    update(name, canvas, rowsOf, [{ label: label(name), data: series[name], backgroundColor: colours, borderWidth: 0 }], scale);
-  }
-  drawLegend(highlighted > 0);
-  noteBytes(texts);
-}
-
-/** The legend, in the page rather than in the canvas: what the figures' rows, each with its
- * column's colour and name, do not say — the reddish purple of mass outside hf's support, when a
- * bar shows it. */
-function drawLegend(highlighted) {
-  const items = highlighted ? [legendItem(highlight(), termLink("outside", "mass outside hf's support", TERMS.outside[1]))] : [];
-  document.getElementById("chart-legend").replaceChildren(...items);
-}
-
-function legendItem(colour, name) {
-  const item = element("li", "");
-  const swatch = element("span", "", "swatch");
-  swatch.style.background = colour;
-  swatch.setAttribute("aria-hidden", "true");
-  item.append(swatch, name);
-  return item;
-}
-
-/** Under the chart, when its top rows are byte tokens: what they are. */
-function noteBytes(texts) {
-  const bytes = texts.slice(0, TOP).filter(isByteToken);
-  const note = document.getElementById("byte-note");
-  note.hidden = bytes.length === 0;
-  if (bytes.length) {
-    note.textContent = `${[...new Set(bytes.map(visible))].slice(0, 4).join(", ")}${bytes.length > 4 ? ", …" : ""} are bytes of UTF-8 characters, not whole characters: ` +
-      `SmolLM2 writes a Chinese character as two or three such tokens, so the chart ranks their first bytes (${byteNote(bytes[0])}).`;
+    const fill = hatch(colour);
+    canvas.dataset.bars = String(data.filter((x) => x > 0).length);
+    canvas.dataset.hatched = String(outside.filter(Boolean).length);
+    canvas.setAttribute("aria-label", t("chart-describe", {
+      column: label(name),
+      tokens: rows.slice(0, 5).map((id, i) => `${labels[i]} ${data[i].toFixed(3)}`).join(", "),
+    }));
+    update(name, canvas, { ids: rows, texts, labels, completions }, [{
+      label: label(name), data, backgroundColor: outside.map((o) => (o ? fill : colour)), borderColor: colour, borderWidth: outside.map((o) => (o ? 1 : 0)),
+    }], log ? null : top);
   }
 }
 
-/** The chart's token rows: `rows.ids`, their texts and labels. */
-function update(key, canvas, rows, datasets, linearMax) {
+/** Diagonal stripes of `colour` on the card: a bar on a token transformers never draws. */
+function hatch(colour) {
+  const tile = document.createElement("canvas");
+  tile.width = tile.height = 8;
+  const g = tile.getContext("2d");
+  g.strokeStyle = colour;
+  g.lineWidth = 2.5;
+  g.beginPath();
+  g.moveTo(0, 8);
+  g.lineTo(8, 0);
+  g.moveTo(-2, 2);
+  g.lineTo(2, -2);
+  g.moveTo(6, 10);
+  g.lineTo(10, 6);
+  g.stroke();
+  return g.createPattern(tile, "repeat");
+}
+
+function update(key, canvas, rows, datasets, top) {
   const chart = charts[key] ?? (charts[key] = new window.Chart(canvas, config()));
   chart.$rows = rows;
   chart.data.labels = rows.labels;
-  chart.data.datasets = datasets.map((d) => ({ barPercentage: 0.9, categoryPercentage: datasets.length > 1 ? 0.85 : 1, maxBarThickness: 18, ...d }));
-  chart.options.scales.x = linearMax === null
-    ? { type: "logarithmic", min: 1e-4, max: 1, title: { display: true, text: "p (log)" } }
-    : { type: "linear", min: 0, max: linearMax, title: { display: true, text: "p" } };
+  chart.data.datasets = datasets.map((d) => ({ barPercentage: 0.9, categoryPercentage: 1, maxBarThickness: 18, ...d }));
+  if (top === null) {
+    chart.options.scales.x = { type: "logarithmic", min: 1e-4, max: 1, title: { display: true, text: t("axis-p-log") } };
+  } else {
+    const { max, step } = linearAxis(top);
+    chart.options.scales.x = { type: "linear", min: 0, max, ticks: { stepSize: step }, title: { display: true, text: "p" } };
+  }
   chart.update("none");
 }
 
@@ -183,7 +109,6 @@ function config() {
       animation: false,
       responsive: true,
       maintainAspectRatio: false,
-      // A bar's tooltip lists every column's probability of its token; a click selects it.
       interaction: { mode: "index", axis: "y", intersect: false },
       onClick(event, elements, chart) {
         if (elements.length) onPick(chart.$rows.ids[elements[0].index]);
@@ -193,12 +118,13 @@ function config() {
         tooltip: {
           callbacks: {
             title: (items) => {
-              const { labels, texts } = items[0].chart.$rows;
-              const note = byteNote(texts[items[0].dataIndex]);
-              return note ? [labels[items[0].dataIndex], ...wrap(note)] : labels[items[0].dataIndex];
+              const { labels, texts, ids, completions } = items[0].chart.$rows;
+              const i = items[0].dataIndex;
+              const note = tokenNote(texts[i], completions.get(ids[i]));
+              return note ? [labels[i], ...wrap(note)] : labels[i];
             },
             label: (item) => `${item.dataset.label ?? ""}: p = ${Number(item.raw).toPrecision(4)}`,
-            footer: () => "click to see its rank under every column",
+            footer: () => t("chart-click"),
           },
         },
       },
@@ -207,17 +133,17 @@ function config() {
   };
 }
 
-/** A long tooltip line in lines of about 60 characters. */
+/** A long tooltip line in lines of about 60 characters (a CJK sentence breaks anywhere). */
 function wrap(text) {
   const lines = [""];
-  for (const word of text.split(" ")) {
+  for (const word of text.split(/(?<= )|(?<=[\u3000-\u9fff])/u)) {
     if (lines.at(-1).length + word.length > 60) lines.push("");
-    lines[lines.length - 1] += (lines.at(-1) ? " " : "") + word;
+    lines[lines.length - 1] += word;
   }
-  return lines;
+  return lines.map((l) => l.trim());
 }
 
-/** The chart of `name` ("overlay" or a column) as a PNG data URL. */
+/** The panel of `name` as a PNG data URL. */
 export function chartImage(name) {
   return charts[name]?.toBase64Image("image/png", 1) ?? null;
 }

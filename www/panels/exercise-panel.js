@@ -3,7 +3,7 @@
 // answer gets a hint, not the figure; the figures stay hidden until the answer is right or the
 // student asks to be shown. Progress is kept per set (exercise-progress.js); the teacher view
 // (`&teacher=1`) shows every answer.
-import { checkedSet, expected, judge, loadExercises, unanswerable } from "./exercises.js";
+import { checkedSet, expected, inLanguage, judge, loadExercises, unanswerable } from "./exercises.js";
 import { LINKED_SET, setFragment } from "../state/set-link.js";
 import { loadProgress, progressSummary, resetProgress, saveProgress } from "../state/exercise-progress.js";
 import { chat } from "../state/inputs.js";
@@ -16,8 +16,11 @@ import { showParams } from "./params.js";
 import { refresh } from "./inspection.js";
 import { saveState } from "../state/share.js";
 import { withModel } from "./model-panel.js";
+import { language, onLanguageChange, t } from "../l10n/l10n.js";
+import { say } from "./status.js";
 
-const HINT = "Look again at how this column applies the arguments (its entry in the glossary says), then try again — or press “Show me”.";
+/** The hint of a task that has none of its own. */
+const hint = (exercise) => t("ex-hint", { hint: exercise.hint ? inLanguage(exercise.hint) : t("ex-hint-default") });
 
 /** Opens set `path` ("default" or a file of this site) at task `index`, once the core has
  * named its rules and columns (`core`, a promise). A set that cannot be used is reported where
@@ -28,15 +31,27 @@ export async function startExercises(path, index, core) {
     const set = await loadExercises(path, await core);
     page.exercises = { ...page.exercises, path, set, index: 0, records: loadProgress(path, set) };
   } catch (e) {
-    $("ex-set-title").textContent = "Exercises";
-    $("ex-problem").textContent = `The exercises could not be opened: ${e.message}.`;
+    $("ex-set-title").textContent = t("exercises-link");
+    $("ex-problem").textContent = t("ex-not-opened", { problem: say(e.said ?? e.message) });
     $("ex-problem").hidden = false;
     $("ex-body").hidden = true;
     return;
   }
-  $("ex-set-title").textContent = page.exercises.set.title;
   teacherLinks(path);
   showExercise(index);
+}
+
+// A set written in both languages follows the page's, and so does the guide it links to.
+onLanguageChange(() => {
+  guideLink();
+  if (page.exercises.set) showExercise(page.exercises.index);
+});
+
+/** The guide to writing a set, in the page's language (scripts/compile-guide.mjs). */
+function guideLink() {
+  const file = language() === "en" ? "exercise-guide.html" : `exercise-guide.${language()}.html`;
+  // Beside the scripts, wherever a site's build puts them (assets/<version>/ in dist/).
+  $("ex-guide-link").href = new URL(`../vendor/${file}`, import.meta.url).href;
 }
 
 const current = () => page.exercises.set.exercises[page.exercises.index];
@@ -47,14 +62,15 @@ function showExercise(index) {
   page.exercises.index = Math.max(0, Math.min(index, set.exercises.length - 1));
   const exercise = current();
   const { right, shown, tries, answer } = record();
-  $("ex-progress").textContent = `Exercise ${page.exercises.index + 1} of ${set.exercises.length}`;
-  $("ex-title").textContent = exercise.title;
-  $("ex-task").textContent = exercise.task;
+  $("ex-set-title").textContent = inLanguage(set.title);
+  $("ex-progress").textContent = t("ex-progress", { at: page.exercises.index + 1, of: set.exercises.length });
+  $("ex-title").textContent = inLanguage(exercise.title);
+  $("ex-task").textContent = inLanguage(exercise.task);
   $("ex-answer").replaceChildren(...answerInputs(exercise, answer));
-  $("ex-result").textContent = right ? `Right${tries === 1 ? " at the first try" : ` after ${tries} tries`}.` : shown ? "Shown." : tries ? `Not quite yet (${tries} ${tries === 1 ? "try" : "tries"}).` : "";
+  $("ex-result").textContent = right ? t("ex-right-after", { tries }) : shown ? t("ex-shown") : tries ? t("ex-not-yet", { tries }) : "";
   $("ex-result").dataset.right = String(right);
   // A hint once given stays with the task (a reload included) until it is answered.
-  $("ex-hint").textContent = `Hint: ${exercise.hint ?? HINT}`;
+  $("ex-hint").textContent = hint(exercise);
   $("ex-hint").hidden = !(tries > 0 && !right && !shown);
   $("ex-prev").disabled = page.exercises.index === 0;
   $("ex-next").disabled = page.exercises.index === set.exercises.length - 1;
@@ -62,7 +78,7 @@ function showExercise(index) {
   const settled = right || shown || teacher;
   document.body.classList.toggle("exercise-open", !settled);
   $("ex-show").hidden = settled;
-  $("ex-explanation").textContent = settled ? exercise.explanation : "";
+  $("ex-explanation").textContent = settled ? inLanguage(exercise.explanation) : "";
   $("ex-key").hidden = true;
   setUp(exercise, exercise.setup.params, settled ? (report, observed) => showKey(exercise, report, observed) : null);
 }
@@ -105,20 +121,20 @@ export function showObserved(reply) {
 }
 
 /** The generation an answer waited for failed: the check says why. */
-export function observeFailed(id, message) {
-  if (requests.is(Purpose.observe, id)) notQuite(current(), record(), message);
+export function observeFailed(id, problem) {
+  if (requests.is(Purpose.observe, id)) notQuite(current(), record(), say(problem));
 }
 
 function answerInputs(exercise, saved) {
   const { kind, options, figure } = exercise.answer;
   const input = (attributes, text) => labelled(Object.assign(document.createElement("input"), { id: "ex-input", value: saved, ...attributes }), text);
-  if (kind === "kept") return [input({ type: "number", min: 0 }, "Your answer (a number of tokens)")];
-  if (kind === "number") return [input({ type: "text", inputMode: "decimal", autocomplete: "off" }, "Your answer (a number)")];
-  if (kind === "generate") return [input({ type: "text", autocomplete: "off" }, figure === "tokens" ? "Your answer (a number of tokens)" : "Your answer (a generated token's number, or “none”)")];
-  if (kind === "find") return [labelled(Object.assign(document.createElement("textarea"), { rows: 2, id: "ex-input", value: saved || exercise.setup.params }), "Your generate() arguments (JSON)")];
+  if (kind === "kept") return [input({ type: "number", min: 0 }, t("ex-answer-tokens"))];
+  if (kind === "number") return [input({ type: "text", inputMode: "decimal", autocomplete: "off" }, t("ex-answer-number"))];
+  if (kind === "generate") return [input({ type: "text", autocomplete: "off" }, t(figure === "tokens" ? "ex-answer-tokens" : "ex-answer-token-or-none"))];
+  if (kind === "find") return [labelled(Object.assign(document.createElement("textarea"), { rows: 2, id: "ex-input", value: saved || exercise.setup.params }), t("ex-answer-arguments"))];
   return options.map((option, i) => {
     const radio = Object.assign(document.createElement("input"), { type: "radio", name: "ex-choice", value: String(i), id: `ex-choice-${i}`, checked: saved === String(i) });
-    return labelled(radio, typeof option === "string" ? option : option.label, true);
+    return labelled(radio, inLanguage(option.label ?? option), true);
   });
 }
 
@@ -145,22 +161,22 @@ function checkExercise() {
   entry.answer = String(answer);
   entry.tries += 1;
   keep();
-  $("ex-result").textContent = exercise.answer.kind === "generate" ? "Checking: the core runs the task's generation…" : "Checking…";
+  $("ex-result").textContent = t(exercise.answer.kind === "generate" ? "ex-checking-generation" : "ex-checking");
   setUp(exercise, exercise.answer.kind === "find" ? answer : exercise.setup.params, (report, observed) => {
     const { right, says } = judge(exercise, answer, report, observed);
     if (right) {
       entry.right = true;
       keep();
-      return settle(exercise, `Right: ${says}`, true);
+      return settle(exercise, t("ex-right", { says }), true);
     }
-    notQuite(exercise, entry, exercise.answer.kind === "find" ? `With these arguments: ${says}` : "");
+    notQuite(exercise, entry, exercise.answer.kind === "find" ? t("ex-with-these", { says }) : "");
   });
 }
 
 function notQuite(exercise, entry, detail) {
-  $("ex-result").textContent = `Not quite (try ${entry.tries}).${detail ? ` ${detail}` : ""}`;
+  $("ex-result").textContent = t("ex-not-quite", { tries: entry.tries, detail: detail || "none" });
   $("ex-result").dataset.right = "false";
-  $("ex-hint").textContent = `Hint: ${exercise.hint ?? HINT}`;
+  $("ex-hint").textContent = hint(exercise);
   $("ex-hint").hidden = false;
 }
 
@@ -170,7 +186,7 @@ function showAnswer() {
   record().shown = true;
   keep();
   setUp(exercise, exercise.answer.example ?? exercise.setup.params, (report, observed) => {
-    settle(exercise, "Shown.", false);
+    settle(exercise, t("ex-shown"), false);
     showKey(exercise, report, observed);
   });
 }
@@ -181,7 +197,7 @@ function settle(exercise, text, right) {
   $("ex-result").dataset.right = String(right);
   $("ex-hint").hidden = true;
   $("ex-show").hidden = true;
-  $("ex-explanation").textContent = exercise.explanation;
+  $("ex-explanation").textContent = inLanguage(exercise.explanation);
   $("ex-summary").textContent = progressSummary(page.exercises.records);
 }
 
@@ -189,11 +205,12 @@ function settle(exercise, text, right) {
 function showKey(exercise, report, observed) {
   const { kind, options, example, rule } = exercise.answer;
   const { value, says } = expected(exercise, report, observed);
+  const labels = options?.filter((_, i) => value[i]).map((o) => `“${inLanguage(o.label)}”`) ?? [];
   $("ex-key").textContent = kind === "cause"
-    ? `The answer: ${options.filter((_, i) => value[i]).map((o) => `“${o.label}”`).join(" and ") || "none of the options"} — ${says}`
+    ? t("ex-key-cause", { options: labels.length ? new Intl.ListFormat(language(), { type: "conjunction" }).format(labels) : t("ex-key-no-option"), says })
     : kind === "find"
-      ? `The answer: any arguments for which the core names “${rule}”${example ? `, for example ${example}` : ""}. ${value ? says : ""}`
-      : `The answer: ${says}`;
+      ? t(example ? "ex-key-find-example" : "ex-key-find", { rule, example: example ?? "", says: value ? says : "" })
+      : t("ex-key", { says });
   $("ex-key").hidden = false;
 }
 
@@ -204,10 +221,10 @@ function keep() {
 }
 
 /** The report an answer waited for failed (the arguments it tried are refused). */
-export function judgingFailed(message) {
+export function judgingFailed(problem) {
   if (!page.pendingJudge) return;
   page.pendingJudge = null;
-  notQuite(current(), record(), message);
+  notQuite(current(), record(), say(problem));
 }
 
 /** The links a teacher hands out: the set for students, and the view with the answers. */
@@ -220,6 +237,7 @@ function teacherLinks(path) {
   $("ex-student-link").textContent = link.href;
   link.searchParams.set("teacher", "1");
   $("ex-teacher-link").href = link.href;
+  guideLink();
   $("ex-teacher-mark").hidden = !page.exercises.teacher;
 }
 
@@ -233,10 +251,10 @@ async function copySetLink() {
   $("ex-set-link").hidden = false;
   try {
     await navigator.clipboard.writeText(link.href);
-    $("ex-set-status").textContent = `Copied: a link of ${link.href.length.toLocaleString("en")} characters that carries the whole set.`;
+    $("ex-set-status").textContent = t("ex-set-copied", { length: link.href.length });
   } catch {
     $("ex-set-link").select();
-    $("ex-set-status").textContent = "Select and copy the link above.";
+    $("ex-set-status").textContent = t("copy-select");
   }
 }
 
@@ -251,7 +269,7 @@ async function openSetFile(file, core) {
     $("ex-body").hidden = false;
     await startExercises(LINKED_SET, 0, core);
   } catch (e) {
-    $("ex-set-status").textContent = `${file.name} cannot be used: ${e instanceof SyntaxError ? "it is not valid JSON" : e.message}.`;
+    $("ex-set-status").textContent = t("ex-set-file-wrong", { file: file.name, problem: e instanceof SyntaxError ? t("set-file-not-json") : say(e.said ?? e.message) });
   }
 }
 

@@ -3,6 +3,8 @@
 // answer key is read from the report (or from a generation the core ran); judging compares the
 // student's answer with it and computes no semantics.
 import { label } from "../state/columns.js";
+import { language, t } from "../l10n/l10n.js";
+import { Said } from "../shared/said.js";
 import validateSet from "../vendor/exercise-schema.js";
 import { HUB_SET, LINKED_SET, setFromFragment } from "../state/set-link.js";
 
@@ -16,51 +18,58 @@ export async function loadExercises(path, core) {
   if (path === LINKED_SET) return checkedSet(await setFromFragment(location.hash), core);
   const hub = HUB_SET.test(path);
   const url = new URL(path === "default" ? DEFAULT_SET : path, location.href);
-  if (!hub && url.origin !== location.origin) throw new Error("a set loads from this site, from a file on the Hub (its resolve/ URL) or from the link itself");
+  if (!hub && url.origin !== location.origin) throw new Said("set-other-site");
   let response;
   try {
     response = await fetch(url);
   } catch {
-    throw new Error(`could not reach ${hub ? "huggingface.co" : "this site"} for the set ${path}: check the network connection`);
+    throw new Said("set-unreachable", { host: hub ? "huggingface.co" : "this-site", path });
   }
-  if (!response.ok) {
-    const check = hub
-      ? "check the repo, the revision and the file name in the link, and that the repo is public"
-      : "check the file's path in the link, and that the file is in the site's exercises/ folder (make site copies www/exercises/)";
-    throw new Error(`the set ${path} was not found (HTTP ${response.status}): ${check}`);
-  }
+  if (!response.ok) throw new Said("set-not-found", { path, status: response.status, where: hub ? "hub" : "site" });
   let set;
   try {
     set = await response.json();
   } catch {
-    throw new Error(`the set ${path} is not valid JSON`);
+    throw new Said("set-not-json", { path });
   }
   return checkedSet(set, core);
 }
 
+/** A set's text in the page's language: a text is a string (in the set's `lang`), or one per
+ * language (`{"en": …, "zh-Hans": …}`), the page's language first, else English, else the
+ * first the set has. */
+export function inLanguage(text) {
+  if (typeof text === "string") return text;
+  return text[language()] ?? text.en ?? Object.values(text)[0];
+}
+
 export function checkedSet(set, { rules, columns }) {
-  const fail = (what) => { throw new Error(`exercise set: ${what}`); };
-  if (!validateSet(set)) fail(schemaError(validateSet.errors[0]));
+  const fail = (id, args = {}) => { throw new Said("set-wrong", { problem: { id, args } }); };
+  if (!validateSet(set)) {
+    const { place, message, detail } = schemaError(validateSet.errors[0]);
+    fail("set-schema", { place, message, detail });
+  }
   set.exercises.forEach(({ answer }, i) => {
-    const at = `exercise ${i + 1}`;
-    if (answer.column !== undefined && !columns.includes(answer.column)) fail(`${at}: answer.column must be one of ${columns.join(", ")}`);
-    if (answer.kind === "find" && !rules.includes(answer.rule)) fail(`${at}: answer.rule must be one of ${rules.join(", ")}`);
+    const at = i + 1;
+    if (answer.column !== undefined && !columns.includes(answer.column)) fail("set-column", { at, columns: columns.join(", ") });
+    if (answer.kind === "find" && !rules.includes(answer.rule)) fail("set-rule", { at, rules: rules.join(", ") });
     for (const option of answer.kind === "cause" ? answer.options : []) {
-      if (!rules.includes(option.rule)) fail(`${at}: the option “${option.label}” names rule “${option.rule}”; a rule must be one of ${rules.join(", ")}`);
+      if (!rules.includes(option.rule)) fail("set-option-rule", { at, option: inLanguage(option.label), rule: option.rule, rules: rules.join(", ") });
     }
-    if (answer.kind === "choice" && answer.correct >= answer.options.length) fail(`${at}: answer.correct must be the index (from 0) of one of its ${answer.options.length} options`);
-    if (answer.kind === "number" && answer.column === "hf" && answer.figure !== "entropy" && answer.figure !== "probability") fail(`${at}: ${answer.figure} compares a column with hf; hf cannot be the column`);
+    if (answer.kind === "choice" && answer.correct >= answer.options.length) fail("set-correct", { at, options: answer.options.length });
+    if (answer.kind === "number" && answer.column === "hf" && answer.figure !== "entropy" && answer.figure !== "probability") fail("set-hf-figure", { at, figure: answer.figure });
   });
   return set;
 }
 
-/** The schema's first complaint, located in the set's words ("exercise 3, answer: …"). */
+/** The schema's first complaint, located in the set's words ("exercise 3, answer"): the schema
+ * validator's own message (Ajv's words) follows. */
 function schemaError({ instancePath, message, params }) {
   const parts = instancePath.split("/").slice(1);
-  const [exercise, path] = parts[0] === "exercises" && parts.length > 1 ? [`exercise ${Number(parts[1]) + 1}`, parts.slice(2)] : ["", parts];
-  const place = [exercise, path.join(".")].filter(Boolean).join(", ") || "the set";
+  const [exercise, path] = parts[0] === "exercises" && parts.length > 1 ? [Number(parts[1]) + 1, parts.slice(2)] : [0, parts];
+  const place = [exercise ? t("set-exercise", { at: exercise }) : "", path.join(".")].filter(Boolean).join(", ") || t("set-the-set");
   const detail = params?.additionalProperty ? ` (“${params.additionalProperty}”)` : params?.allowedValues ? ` (${params.allowedValues.join(", ")})` : "";
-  return `${place}: ${message}${detail}`;
+  return { place, message, detail };
 }
 
 /** The figures an answer is judged by, from the core's `report` of the exercise's set-up (or of
@@ -72,40 +81,31 @@ export function expected(exercise, report, observed) {
   switch (answer.kind) {
     case "kept": {
       const kept = report[answer.column].kept;
-      return { value: kept, says: `${name} keeps ${kept} ${kept === 1 ? "token" : "tokens"}.` };
+      return { value: kept, says: t("key-kept", { column: name, kept }) };
     }
     case "number": {
       const value = figure(report, answer);
-      return { value, says: `${FIGURES[answer.figure](answer)} under ${name} is ${value.toFixed(4)}.` };
+      return { value, says: t("key-number", { figure: answer.figure, token: answer.token ?? 0, column: name, value }) };
     }
     case "find": case "cause": {
       const named = report.causes.map((c) => c.rule);
-      const says = report.causes.map((c) => c.text).join(" ") || "the columns agree for these arguments.";
+      const says = report.causes.map((c) => c.text).join(" ") || t("key-agree");
       return { value: answer.kind === "find" ? named.includes(answer.rule) : answer.options.map((o) => named.includes(o.rule)), says };
     }
     case "choice":
-      return { value: answer.correct, says: `“${answer.options[answer.correct]}”.` };
+      return { value: answer.correct, says: t("key-choice", { option: inLanguage(answer.options[answer.correct]) }) };
     case "generate": {
       const value = answer.figure === "tokens" ? observed.tokens : observed.firstOutsideHf;
       const says = answer.figure === "tokens"
-        ? `under ${name} with seed ${answer.seed}, the answer is ${value} tokens long (it ends on ${observed.finish}).`
-        : value === null ? `under ${name} with seed ${answer.seed}, every token is one transformers could draw.`
-          : `under ${name} with seed ${answer.seed}, generated token ${value} is the first that transformers could not draw.`;
+        ? t("key-generate-tokens", { column: name, seed: answer.seed, tokens: value, finish: observed.finish })
+        : value === null ? t("key-generate-none-outside", { column: name, seed: answer.seed })
+          : t("key-generate-outside", { column: name, seed: answer.seed, step: value });
       return { value, says };
     }
     default:
-      throw new Error(`unknown answer kind ${answer.kind}`);
+      throw new Said("set-unknown-kind", { kind: answer.kind });
   }
 }
-
-/** What each `number` figure is, in words. */
-const FIGURES = {
-  tv: () => "The total variation distance to transformers' distribution",
-  max_abs_diff: () => "The largest difference in a token's probability from transformers'",
-  mass_outside_hf: () => "The probability on tokens transformers never draws",
-  entropy: () => "The entropy (nats)",
-  probability: ({ token }) => `The probability of token #${token}`,
-};
 
 function figure(report, { figure: which, column, token }) {
   if (which === "entropy") return report[column].entropy;
@@ -117,7 +117,7 @@ function figure(report, { figure: which, column, token }) {
  * sentence that says the answer (shown only once it is right, or asked for). */
 export function judge(exercise, given, report, observed) {
   const { kind, tolerance } = exercise.answer;
-  if (kind === "find" && report.hf.error) return { right: false, says: `transformers refuses these arguments: ${report.hf.error}` };
+  if (kind === "find" && report.hf.error) return { right: false, says: t("error-hf-refuses", { error: report.hf.error }) };
   const key = expected(exercise, report, observed);
   const right = {
     kept: () => Number(given) === key.value,
@@ -125,7 +125,7 @@ export function judge(exercise, given, report, observed) {
     find: () => key.value,
     cause: () => key.value[Number(given)] === true,
     choice: () => Number(given) === key.value,
-    generate: () => (key.value === null ? /^\s*none\s*$/i.test(given) : Number(given) === key.value),
+    generate: () => (key.value === null ? /^\s*(none|无)\s*$/i.test(given) : Number(given) === key.value),
   }[kind]();
   return { right, says: key.says };
 }
@@ -134,9 +134,9 @@ export function judge(exercise, given, report, observed) {
  * if not. */
 export function unanswerable(exercise, given) {
   const { kind, figure: which } = exercise.answer;
-  if (given === undefined || String(given).trim() === "") return "Give an answer first.";
-  if ((kind === "kept" || kind === "number") && !Number.isFinite(Number(given))) return "The answer is a number.";
-  if (kind === "generate" && which === "first_outside_hf" && !/^\s*(none|\d+)\s*$/i.test(given)) return "The answer is a token's number, or “none”.";
-  if (kind === "generate" && which === "tokens" && !/^\s*\d+\s*$/.test(given)) return "The answer is a number of tokens.";
+  if (given === undefined || String(given).trim() === "") return t("answer-missing");
+  if ((kind === "kept" || kind === "number") && !Number.isFinite(Number(given))) return t("answer-number");
+  if (kind === "generate" && which === "first_outside_hf" && !/^\s*(none|无|\d+)\s*$/i.test(given)) return t("answer-token-or-none");
+  if (kind === "generate" && which === "tokens" && !/^\s*\d+\s*$/.test(given)) return t("answer-tokens");
   return null;
 }

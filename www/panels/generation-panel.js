@@ -9,6 +9,7 @@ import { chat, generationConfig, generationOptions } from "../state/inputs.js";
 import { refresh } from "./inspection.js";
 import { showError } from "./status.js";
 import { withModel } from "./model-panel.js";
+import { localize, t } from "../l10n/l10n.js";
 
 /** The arguments of the generation on screen (or of the call on screen, before there is one). */
 const generationParams = () => page.generationParams || $("params").value;
@@ -64,6 +65,7 @@ let looking = null;
  * arguments the generation ran with) once the reader stays on it; the worker drops a look that
  * a newer one replaced. */
 function lookAt(token, button) {
+  if (quietFocus) return;
   showLooking(token, button);
   clearTimeout(looking);
   looking = setTimeout(() => {
@@ -88,7 +90,7 @@ export function selectStep(index) {
     const drawn = Number($("completion").querySelector(`[data-step="${index}"]`)?.dataset.token);
     requests.send(Purpose.branchChoices, { type: Request.alternatives, step: index, params: generationParams(), generationConfig: generationConfig() }, { drawn });
   }
-  $("inspecting").textContent = index === null ? "Showing: the token after the prompt" : `Showing: generated token ${index}`;
+  localize($("inspecting"), index === null ? "inspecting-prompt" : "inspecting-generated", index === null ? {} : { index });
   // Where the figures this changes are out of sight (a phone, a long answer), say so and offer
   // the way up, rather than change a chart no one sees.
   const figures = $("finding").getBoundingClientRect();
@@ -126,14 +128,18 @@ export function showRewound({ id, fork, steps, branches }) {
   focusToken(fork);
 }
 
-/** Moves the answer's one tab stop to generated token `index`, and the focus with it. */
+/** Moves the answer's one tab stop to generated token `index`, and the focus with it — quietly:
+ * a focus the page moved asks for no alternatives, whose tooltip would cover the branch's list. */
 function focusToken(index) {
   const tokens = $("completion").querySelectorAll("button[data-step]");
   const target = [...tokens].find((b) => Number(b.dataset.step) === index) ?? tokens[tokens.length - 1];
   if (!target) return;
   for (const button of tokens) button.tabIndex = button === target ? 0 : -1;
+  quietFocus = true;
   target.focus();
+  quietFocus = false;
 }
+let quietFocus = false;
 
 /** The generation ended (`done`): its length, why it stopped, its speed. */
 export function showDone({ id, finish, steps, decoded, prefillMs, decodeMs, branches }) {
@@ -144,10 +150,12 @@ export function showDone({ id, finish, steps, decoded, prefillMs, decodeMs, bran
   const plain = prefillMs !== null;
   const rate = plain && steps > 1 ? (steps - 1) / (decodeMs / 1000) : null;
   if (rate) page.plainRate = rate;
-  const timing = plain ? ` · prefill ${(prefillMs / 1000).toFixed(2)} s${rate ? ` · ${rate.toFixed(1)} tok/s` : ""}` : ` · ${decoded} decoded after the branch`;
-  $("gen-stats").textContent = `${steps} tokens · ${finish}${timing}`;
+  const stats = plain
+    ? (rate ? t("gen-stats-rate", { steps, finish, prefill: prefillMs / 1000, rate }) : t("gen-stats", { steps, finish, prefill: prefillMs / 1000 }))
+    : t("gen-stats-branch", { steps, finish, decoded });
+  $("gen-stats").textContent = stats;
   if (page.pendingStep !== null) {
-    showError(`the link's step ${page.pendingStep} was not generated (the answer has ${steps} tokens)`);
+    showError({ id: "error-link-step", args: { step: page.pendingStep, steps } });
     page.pendingStep = null;
     refresh();
   }

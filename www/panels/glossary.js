@@ -2,23 +2,18 @@
 // library, which call, which version) and each figure; every column name in the figures table
 // and the legend links to its entry and carries it as a tooltip.
 import { columns } from "../state/columns.js";
+import { t } from "../l10n/l10n.js";
 import { $, element } from "./dom.js";
 
-/** The figures and the other words a reader meets first. */
-export const TERMS = {
-  kept: ["kept", "Tokens a draw can land on: the size of the column's support."],
-  tv: ["TV to hf", "Total variation distance to transformers' distribution, ½ Σ |p − p_hf|: the share of draws that would have to change for the two to agree."],
-  maxdp: ["max |Δp|", "The largest difference between the column's probability of a token and transformers' (“agrees” means at most 1e-6)."],
-  outside: ["mass outside hf", "The probability the column puts on tokens transformers never draws: the bars drawn in reddish purple."],
-  entropy: ["entropy", "How spread the distribution is, in nats: 0 for one certain token, ln 49152 ≈ 10.8 for all tokens alike."],
-  bytes: ["byte tokens ⟨E6⟩", "A token that is one byte of a UTF-8 character: SmolLM2 spells a Chinese character in two or three of them, so a chart ranks the first bytes of many characters."],
-};
+/** The figures and the other words a reader meets first: each a catalog term (`term-<key>`) and
+ * its definition (`term-<key>-definition`). */
+export const TERMS = ["kept", "tv", "maxdp", "outside", "entropy", "bytes"];
 
 /** The glossary's entries: every column the core lists, then the terms. */
 export function buildGlossary() {
   const entries = [
     ...columns().map((c) => [`term-${c.name}`, c.label, c.definition]),
-    ...Object.entries(TERMS).map(([key, [name, text]]) => [`term-${key}`, name, text]),
+    ...TERMS.map((key) => [`term-${key}`, t(`term-${key}`), t(`term-${key}-definition`)]),
   ];
   $("glossary-list").replaceChildren(...entries.flatMap(([id, name, text]) => {
     const dt = element("dt", name);
@@ -27,8 +22,7 @@ export function buildGlossary() {
   }));
   // The figures table's headers name terms too.
   for (const th of document.querySelectorAll("th[data-term]")) {
-    const [name, text] = TERMS[th.dataset.term];
-    th.replaceChildren(termLink(th.dataset.term, name, text));
+    th.replaceChildren(termLink(th.dataset.term, t(`term-${th.dataset.term}`), t(`term-${th.dataset.term}-definition`)));
   }
 }
 

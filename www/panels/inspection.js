@@ -1,18 +1,35 @@
 // The step on screen: asks the worker for its report (and the prompt's tokens) whenever the
-// inputs change, and draws the report when it comes back.
+// inputs change, in the page's language and for the columns compared, and draws the report when
+// it comes back; the characters its byte tokens begin arrive with a shipped step, or from the
+// model once it is there.
 import { Request } from "../shared/protocol.js";
 import { Purpose, requests } from "../state/requests.js";
 import { names } from "../state/columns.js";
-import { shownColumns } from "../state/state.js";
+import { comparedColumns, DEFAULTS, toggleCompared } from "../state/state.js";
 import { page } from "../state/store.js";
 import { chat, generationConfig, syntheticLogits } from "../state/inputs.js";
+import { language, t } from "../l10n/l10n.js";
 import { showEffective } from "./params.js";
 import { saveState } from "../state/share.js";
 import { showError } from "./status.js";
-import { showTokenDetail } from "./token-detail.js";
 import { loadModel } from "./model-panel.js";
 import { refreshPort } from "./port.js";
+import { showDrawEstimate } from "./montecarlo.js";
+import { onTokenPicked } from "./charts.js";
+import { tokenDetail } from "./compare-table.js";
 import { $, showReport, showView } from "./view.js";
+
+/** The columns the table compares with transformers now. */
+export const compared = () => comparedColumns(page.cols, names()).compared;
+
+/** Whether the chat on screen is the reference chat the write-up was written on. */
+function isReferenceChat() {
+  const { system, messages: [{ content }], answer_prefix: prefix } = chat();
+  return !system && content === DEFAULTS.user && prefix === DEFAULTS.prefix && page.step === null && !syntheticLogits();
+}
+
+/** How the worker writes the report: the page's language, the comparison, the write-up's note. */
+export const reportOptions = () => JSON.stringify({ lang: language(), compared: compared(), write_up: isReferenceChat() });
 
 /** Saves the state and asks for the report of the step on screen (once the worker runs: the
  * shipped steps answer for the chats the page ships, the model for the rest). */
@@ -25,6 +42,7 @@ export function refresh() {
   if (page.step === null) requests.send(Purpose.render, { type: Request.render, chat: chat() });
   requests.send(Purpose.inspect, {
     type: Request.inspect, chat: chat(), params: $("params").value, generationConfig: generationConfig(), step: page.step, logits: syntheticLogits(),
+    options: reportOptions(),
   });
   refreshPort();
 }
@@ -36,23 +54,57 @@ function showSynthetic(synthetic) {
   if (synthetic) $("json-box").open = true;
 }
 
-/** Draws the report on screen again, in the view and with the columns chosen. */
+/** Draws the report on screen again, in the view and with the comparison chosen. */
 export function redraw() {
-  const shown = shownColumns(page.cols, names()).shown;
-  showView(page.view, shown);
-  if (page.lastReport) showReport(page.lastReport, { log: $("log-scale").checked, shown, view: page.view });
+  showView(page.view);
+  if (!page.lastReport) return;
+  showReport(page.lastReport, {
+    view: page.view, log: $("log-scale").checked, compared: compared(), completions: page.completions, picked: page.pickedToken,
+    onPick: pick, onCompare: compare,
+  });
+  showPanelDetail();
 }
 
-/** A report for the step on screen (the `distribution` reply). */
-export function showDistribution({ id, report, source }) {
+/** Opens (or, with null, closes) a token's ranks under every column. */
+function pick(id) {
+  page.pickedToken = id;
+  redraw();
+}
+onTokenPicked(pick);
+
+function showPanelDetail() {
+  const box = $("panel-detail");
+  box.hidden = page.view !== "panels" || page.pickedToken === null || !page.lastReport;
+  if (box.hidden) return;
+  const close = document.createElement("button");
+  close.type = "button";
+  close.textContent = t("close");
+  close.addEventListener("click", () => pick(null));
+  box.replaceChildren(close, tokenDetail(page.lastReport, page.pickedToken, page.completions.get(page.pickedToken), "div"));
+}
+
+/** Compares `name` with transformers, or stops comparing it; the finding follows. */
+function compare(name) {
+  page.cols = toggleCompared(compared(), name);
+  refresh();
+}
+
+/** A report for the step on screen (the `distribution` reply), with the completions a shipped
+ * step carries. */
+export function showDistribution({ id, report, source, completions, url }) {
   if (!requests.is(Purpose.inspect, id)) return;
   $("needs-model").hidden = true;
   // Synthetic logits have no tokenizer: their tokens are shown by id only.
   report.tokens = source === "synthetic" ? [] : page.vocabulary;
+  const sameStep = page.lastReport && page.lastReport.stepKey === stepKey();
+  report.stepKey = stepKey();
+  if (!sameStep) page.completions = new Map();
+  for (const c of completions ?? []) page.completions.set(c.token, c);
   $("call-context").textContent = contextText(source);
+  page.stepSource = source;
+  showSource(source, url);
   page.lastReport = report;
   redraw();
-  if (page.pickedToken !== null) showTokenDetail(page.pickedToken);
   showEffective(report.effective);
   if (page.pendingJudge) {
     const judgeWith = page.pendingJudge;
@@ -61,14 +113,52 @@ export function showDistribution({ id, report, source }) {
   }
   if (report.hf.error) showError(report.hf.error);
   if (source === "shipped" && loadsInTheBackground()) loadModel();
+  askForCompletions(report);
+  showDrawEstimate();
+}
+
+/** Which step the report is of: completions belong to one. */
+const stepKey = () => JSON.stringify([chat(), page.step, syntheticLogits()]);
+
+/** The byte tokens the table shows that no completion names yet: asked of the model, when it is
+ * there, without holding anything up. */
+function askForCompletions(report) {
+  if (!page.modelReady || syntheticLogits()) return;
+  const rows = [...document.querySelectorAll("#compare-table tr[data-token]")].map((tr) => Number(tr.dataset.token));
+  const open = rows.filter((id) => !page.completions.has(id) && /\\x[0-9A-Fa-f]{2}$/.test(report.tokens[id] ?? ""));
+  if (!open.length) return;
+  requests.send(Purpose.completions, { type: Request.completions, chat: chat(), step: page.step, tokens: open }, stepKey());
+}
+
+/** The model's completions of the byte tokens on screen (the `completions` reply). */
+export function showCompletions({ id, completions }) {
+  if (requests.context(Purpose.completions, id) !== stepKey()) return;
+  for (const c of completions) page.completions.set(c.token, c);
+  redraw();
+}
+
+/** Where figures that are not the model's come from: a writer's step file, or this browser's copy
+ * of the model's step from an earlier visit. */
+function showSource(source, url) {
+  const note = $("source-note");
+  note.hidden = source !== "file" && source !== "kept";
+  if (!note.hidden) note.textContent = t(source === "file" ? "source-file" : "source-kept", { url: url ?? "" });
+}
+
+/** The site's model is loaded and held the link's step file to its own logits (`stepChecked`). */
+export function showStepChecked({ url, same }) {
+  const note = $("source-note");
+  note.hidden = false;
+  note.textContent = t(same ? "source-file-checked" : "source-file-differs", { url });
+  if (!same) showError({ id: "source-file-differs", args: { url } });
 }
 
 /** What the step on screen is the next token of, for the embed's line above its figures. */
 function contextText(source) {
-  if (source === "synthetic") return `on the synthetic logits ${syntheticLogits()}`;
-  if (page.step !== null) return `at generated token ${page.step + 1}`;
+  if (source === "synthetic") return t("context-synthetic", { logits: syntheticLogits() });
+  if (page.step !== null) return t("context-generated", { step: page.step + 1 });
   const { messages: [{ content }], answer_prefix: prefix } = chat();
-  return prefix ? `→ the token after “${content}” and “${prefix}”` : `→ the token after “${content}”`;
+  return prefix ? t("context-after-prefix", { content, prefix }) : t("context-after", { content });
 }
 
 /** The full page loads the model in the background once its first figures are up; an embed, an

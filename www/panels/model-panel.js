@@ -3,14 +3,15 @@
 import { Request } from "../shared/protocol.js";
 import { Purpose, requests } from "../state/requests.js";
 import { page } from "../state/store.js";
-import { mb, setStatus, showError } from "./status.js";
-import { $ } from "./view.js";
+import { mb, say, setStatus, showError } from "./status.js";
+import { $ } from "./dom.js";
+import { t } from "../l10n/l10n.js";
 import { defaultSource, modelSource } from "../shared/model-source.js";
 import { saveState } from "../state/share.js";
 
 export function loadModel() {
   page.modelWanted = true;
-  setStatus("loading the model");
+  setStatus("loading");
   requests.send(Purpose.load, { type: Request.load, source: page.source, precision: $("precision").value });
   markModelControls();
 }
@@ -35,7 +36,7 @@ export function runAfterModel() {
 /** The size of the model's download where the page knows it ("98 MB"), else null. */
 function modelSize() {
   const bytes = page.source.kind === "url" && page.shippedModel?.bytes;
-  return bytes ? `${Math.round(bytes / 1e6)} MB` : null;
+  return bytes ? t("megabytes-whole", { value: Math.round(bytes / 1e6) }) : null;
 }
 
 /** The controls that need a model say so while there is none (and what it costs). */
@@ -43,12 +44,12 @@ export function markModelControls() {
   const size = modelSize();
   const loading = page.modelWanted && !page.modelReady;
   for (const button of document.querySelectorAll("[data-needs-model]")) {
-    button.dataset.label ??= button.textContent;
-    button.textContent = page.modelReady ? button.dataset.label
-      : `${button.dataset.label} (${loading ? "after the model loads" : `loads ${size ?? "the model"}`})`;
+    const label = t(button.dataset.l10nId);
+    button.textContent = page.modelReady ? label
+      : t(loading ? "needs-model-after-load" : size ? "needs-model-loads" : "needs-model-loads-model", { label, size: size ?? "" });
   }
   $("load-model").hidden = page.modelReady || page.modelWanted;
-  $("load-model").textContent = `Load the model (${size ?? "its files"})`;
+  $("load-model").textContent = size ? t("load-model-size", { size }) : t("load-model");
 }
 
 /** A chat the page ships no step of (`needsModel`): where the figures go, it says that this
@@ -57,10 +58,9 @@ export function showNeedsModel() {
   const notice = $("needs-model");
   notice.hidden = false;
   const auto = !page.embed;
-  const size = modelSize() ?? "its files";
-  $("needs-model-text").textContent = auto
-    ? `This chat's next token needs the model (${size}): it is loading, and the figures follow.`
-    : `This chat's next token needs the model (${size}), which this embed loads only when you ask.`;
+  const needs = t(auto ? "needs-model-loading" : "needs-model-embed", { size: modelSize() ?? t("the-model-files") });
+  // A step file that could not be used says why, where its figures would be.
+  $("needs-model-text").textContent = page.stepFileProblem ? `${t("step-file-refused", { problem: say(page.stepFileProblem) })} ${needs}` : needs;
   $("needs-model-load").hidden = auto || page.modelWanted;
   if (auto) withModel(() => {});
 }
@@ -76,8 +76,8 @@ export async function loadFile(file) {
 export function showLoadProgress({ phase, loaded, total }) {
   if (phase === "parse") return setStatus("parsing");
   $("progress").value = total ? loaded / total : 0;
-  const where = phase === "download-elsewhere" ? "another page of this site is downloading it: " : "downloading ";
-  setStatus(`${where}${mb(loaded)}${total ? ` / ${mb(total)} (${Math.round((100 * loaded) / total)}%)` : ""}`);
+  const state = phase === "download-elsewhere" ? "downloading-elsewhere" : "downloading";
+  setStatus(state, { done: mb(loaded), total: total ? mb(total) : "none", percent: total ? Math.round((100 * loaded) / total) : 0 });
 }
 
 /** The model is loaded (`ready`): what runs, and how long it took. */
@@ -88,13 +88,21 @@ export function showModelReady({ info, vocabulary, threads, timings }) {
   $("needs-model").hidden = true;
   page.loadedSource = page.source;
   setStatus("ready");
-  const seconds = ((timings.fetchMs + timings.parseMs) / 1000).toFixed(1);
-  const from = timings.fromCache ? " from the browser's cache" : "";
-  $("model-name").textContent = modelName(page.source);
-  $("model-name").title = `the file's own name: ${info.name}`;
-  $("model-info").textContent =
-    `${info.weights} · ${info.precision}${threadsNote(info.precision)} · SIMD ${$("model-info").dataset.simd} · loaded${from} in ${seconds} s`;
+  page.modelInfo = { info, timings };
+  showModelInfo();
   markModelControls();
+}
+
+/** What runs, how, and how long it took to load: again when the language changes. */
+export function showModelInfo() {
+  if (!page.modelInfo) return;
+  const { info, timings } = page.modelInfo;
+  $("model-name").textContent = modelName(page.source);
+  $("model-name").title = t("model-own-name", { name: info.name });
+  const threads = info.precision === "exact" ? Number($("model-info").dataset.threads) || 1 : 1;
+  $("model-info").textContent = t(timings.fromCache ? "model-info-cached" : "model-info", {
+    weights: info.weights, precision: info.precision, threads, simd: $("model-info").dataset.simd, seconds: (timings.fetchMs + timings.parseMs) / 1000,
+  });
 }
 
 /** The model as its users name it: the file name without `.gguf`, its quantization after a dot
@@ -114,13 +122,6 @@ export function loadFailed() {
     page.afterModel = null;
   }
   markModelControls();
-}
-
-/** How many threads the precision runs on: the exact model's products use the pool (the threaded
- * build, where the page is cross-origin isolated); fast precision is candle's, one thread. */
-function threadsNote(precision) {
-  const threads = Number($("model-info").dataset.threads) || 1;
-  return precision === "exact" ? ` · ${threads} ${threads === 1 ? "thread" : "threads"}` : " · 1 thread";
 }
 
 export function listenForModels() {

@@ -2,10 +2,13 @@
 // or not passed, which is a different thing to transformers (an unpassed top_k becomes 50). The
 // form writes the JSON text the worker reads, keeping numbers as typed (`1` and `1.0` differ in
 // Python); the effective value and its source come back from the core with each report.
-import { element } from "./view.js";
+import { localize, t } from "../l10n/l10n.js";
+import { element } from "./dom.js";
 
 const FIELDS = [
-  ["do_sample", "true"], ["temperature", "0.7"], ["top_k", "50"], ["top_p", "0.9"], ["min_p", "0.05"],
+  // The examples are what ticking a box puts in: never transformers' own default, which a task of
+  // an exercise set may ask for (an unticked top_k greyed out at 50 would give it away).
+  ["do_sample", "true"], ["temperature", "0.7"], ["top_k", "40"], ["top_p", "0.9"], ["min_p", "0.05"],
   ["typical_p", "0.9"], ["epsilon_cutoff", "0.0003"], ["eta_cutoff", "0.0003"], ["repetition_penalty", "1.2"],
   ["no_repeat_ngram_size", "3"],
 ];
@@ -25,7 +28,7 @@ export function buildParamsForm(container, onChange) {
     value.type = "text";
     value.id = `value-${name}`;
     value.placeholder = example;
-    value.setAttribute("aria-label", `${name} value (a number, true, false, or None)`);
+    localize(value, "param-value", { name });
     const effective = element("span", "", "effective-value");
     effective.id = `effective-${name}`;
     const changed = () => { if (document.activeElement === value) pass.checked = value.value.trim() !== ""; onChange(); };
@@ -44,7 +47,7 @@ export function paramsText() {
     let raw = document.getElementById(`value-${name}`).value.trim();
     if (raw === "None" || raw === "") raw = "null";
     if (raw === "True" || raw === "False") raw = raw.toLowerCase();
-    if (!LITERAL.test(raw)) return { error: `${name}: “${raw}” is not a number, true, false or None` };
+    if (!LITERAL.test(raw)) return { error: { id: "param-not-literal", args: { name, raw } } };
     parts.push(`"${name}": ${raw}`);
   }
   return { text: `{${parts.join(", ")}}` };
@@ -76,8 +79,9 @@ function rawValue(text, name, parsed) {
 export function showEffective(effective) {
   for (const [name] of FIELDS) {
     const value = effective.values[name];
-    const source = { passed: "passed", generation_config: "from generation_config.json", default: "default" }[effective.sources[name]] ?? effective.sources[name];
-    const implicit = effective.implicit.some((entry) => entry.startsWith(`${name}=`)) ? " · implicit" : "";
-    document.getElementById(`effective-${name}`).textContent = `→ ${value === null ? "None" : JSON.stringify(value)} (${source}${implicit})`;
+    const implicit = effective.implicit.some((entry) => entry.startsWith(`${name}=`));
+    document.getElementById(`effective-${name}`).textContent = t(implicit ? "param-effective-implicit" : "param-effective", {
+      value: value === null ? "None" : JSON.stringify(value), source: effective.sources[name] ?? "default",
+    });
   }
 }

@@ -7,14 +7,17 @@ import { Purpose, requests } from "../state/requests.js";
 import { label } from "../state/columns.js";
 import { page } from "../state/store.js";
 import { chat, generationConfig, syntheticLogits } from "../state/inputs.js";
+import { language, t } from "../l10n/l10n.js";
+import { say } from "./status.js";
 import { $, element } from "./dom.js";
 
 /** Asks for the ports of the step on screen, when the panel is open. */
 export function refreshPort() {
   if (!$("port-box").open || !page.coreReady) return;
-  $("port-status").textContent = "Checking each runtime's request…";
+  $("port-status").textContent = t("port-checking");
   requests.send(Purpose.port, {
     type: Request.port, chat: chat(), params: $("params").value, generationConfig: generationConfig(), step: page.step, logits: syntheticLogits(),
+    options: JSON.stringify({ lang: language() }),
   });
 }
 
@@ -26,10 +29,10 @@ export function showPort({ id, ports }) {
 }
 
 /** A failed port request (transformers refuses the call): the reason, where the list was. */
-export function showPortError(id, message) {
+export function showPortError(id, problem) {
   if (!requests.is(Purpose.port, id)) return false;
   $("port-list").replaceChildren();
-  $("port-status").textContent = `Nothing to port: ${message}`;
+  $("port-status").textContent = t("port-nothing", { problem: say(problem) });
   return true;
 }
 
@@ -38,22 +41,22 @@ function portItem({ column, fixed, this_step: thisStep, verdict }) {
   item.dataset.column = column;
   item.dataset.testid = `port-${column}`;
   const summary = element("summary", label(column));
-  summary.append(element("span", ` — ${fixed.agrees ? "agrees" : thisStep?.agrees ? "at this step only" : "nearest"}`, "muted"));
-  item.append(summary, element("p", verdict));
-  item.append(request(column, "fixed", fixed.agrees ? "The request" : "The nearest request made of the call's values", fixed));
-  if (thisStep) item.append(request(column, "step", "At this step only", thisStep));
+  summary.append(element("span", ` — ${t(fixed.agrees ? "port-agrees" : thisStep?.agrees ? "port-this-step" : "port-nearest")}`, "muted"));
+  item.append(summary, element("p", verdict.text));
+  item.append(request(column, "fixed", t(fixed.agrees ? "port-request" : "port-request-nearest"), fixed));
+  if (thisStep) item.append(request(column, "step", t("port-request-this-step"), thisStep));
   return item;
 }
 
 function request(column, kind, title, { call, code, tv, agrees, error }) {
   const box = element("div", "", "port-request");
   const caption = element("p", `${title}: `);
-  caption.append(element("code", call), element("span", agrees ? " — agrees: every probability within 1e-6 of hf's" : ` — TV ${tv.toFixed(4)} to hf`, "muted"));
+  caption.append(element("code", call), element("span", ` — ${agrees ? t("port-agrees-note") : t("port-tv", { tv })}`, "muted"));
   box.append(caption);
-  if (error) box.append(element("p", `Refused: ${error}`, "port-refused"));
+  if (error) box.append(element("p", t("port-refused", { error }), "port-refused"));
   if (code) {
     const id = `port-code-${column}-${kind}`;
-    const copy = element("button", "Copy code");
+    const copy = element("button", t("copy-code"));
     copy.type = "button";
     copy.dataset.copy = id;
     const codeEl = element("code", code);

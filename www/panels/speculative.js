@@ -8,7 +8,8 @@ import { page } from "../state/store.js";
 import { chat, generationOptions } from "../state/inputs.js";
 import { showError } from "./status.js";
 import { visible } from "./token-text.js";
-import { $, element } from "./view.js";
+import { $, element } from "./dom.js";
+import { t } from "../l10n/l10n.js";
 import { withModel } from "./model-panel.js";
 
 /** The temperatures of the expected-acceptance curve. */
@@ -22,7 +23,7 @@ const text = (id) => visible(page.vocabulary[id] ?? String(id));
 function speculate() {
   showError(null);
   setRunning(true);
-  $("spec-status").textContent = "prefilling the prompt…";
+  $("spec-status").textContent = t("spec-prefilling");
   $("spec-rounds").replaceChildren();
   $("spec-rejection").hidden = true;
   $("spec-progress").value = 0;
@@ -45,7 +46,7 @@ export function showRound({ id, round, done, total }) {
   rows.append(roundRow(round, rows.children.length));
   rows.scrollTop = rows.scrollHeight;
   $("spec-progress").value = total ? done / total : 0;
-  $("spec-status").textContent = `round ${rows.children.length} · ${done} of at most ${total} tokens`;
+  $("spec-status").textContent = t("spec-round-status", { round: rows.children.length, done, total });
 }
 
 /** The whole run (`speculated` reply): its figures, the histogram and the curve. */
@@ -54,10 +55,11 @@ export function showSpeculated({ id, result, curve }) {
   setRunning(false);
   $("spec-rounds").replaceChildren(...result.rounds.map(roundRow));
   const rate = result.ids.length / (result.ms / 1000);
-  const against = page.plainRate ? ` · plain decoding ${page.plainRate.toFixed(1)} tok/s` : "";
-  $("spec-status").textContent =
-    `${result.ids.length} tokens in ${result.rounds.length} rounds · mean τ ${result.mean_acceptance_length.toFixed(2)} · ` +
-    `${result.target_forwards} target forwards (+${result.draft_forwards} to draft) · ${rate.toFixed(1)} tok/s${against} · ${result.finish}`;
+  const figures = {
+    tokens: result.ids.length, rounds: result.rounds.length, tau: result.mean_acceptance_length, target: result.target_forwards,
+    draft: result.draft_forwards, rate, finish: result.finish, plain: page.plainRate ?? 0,
+  };
+  $("spec-status").textContent = t(page.plainRate ? "spec-done-against" : "spec-done", figures);
   $("spec-charts").hidden = false;
   drawHistogram(result);
   if (curve) drawCurve(curve);
@@ -66,18 +68,13 @@ export function showSpeculated({ id, result, curve }) {
 export function speculationFailed(id) {
   if (!requests.is(Purpose.speculate, id)) return;
   setRunning(false);
-  $("spec-status").textContent = "failed";
+  $("spec-status").textContent = t("spec-failed");
 }
 
-/** What each draft source shows: the one speculation is for, and the two that check it. */
-const DRAFT_NOTES = {
-  "prompt-lookup": "Prompt lookup drafts the tokens that followed the last ones where they appear earlier in the chat: free to make, and kept where the answer repeats the prompt — what speculation is for.",
-  sampled: "A draft sampled at the call's temperature from the target itself: how often a draw agrees with another draw of the same distribution.",
-  greedy: "The target drafting for itself, greedily: at temperature 0 every draft is kept. A demonstration that verification changes nothing, not a speed-up: the draft costs a forward per token.",
-};
-
+/** What each draft source shows (`spec-draft-note-<source>`): the one speculation is for, and
+ * the two that check it. */
 function showDraftNote() {
-  $("spec-draft-note").textContent = DRAFT_NOTES[$("spec-draft").value] ?? "";
+  $("spec-draft-note").textContent = t(`spec-draft-note-${$("spec-draft").value}`);
 }
 
 export function listenForSpeculation() {
@@ -91,41 +88,34 @@ export function listenForSpeculation() {
 function roundRow(round, i) {
   const row = element("div", "", "spec-round");
   row.dataset.round = String(i);
-  row.append(element("span", `τ ${round.acceptance_length} (E ${round.expected_acceptance_length.toFixed(2)})`, "tau"));
+  row.append(element("span", t("spec-tau", { tau: round.acceptance_length, expected: round.expected_acceptance_length }), "tau"));
   const accepted = round.acceptance_length - 1;
   round.draft.forEach((id, j) => {
     // Drafts the target matched after the answer's end are not in the answer.
     const kind = j < accepted ? (j < round.emitted ? "accepted" : "past-end") : j === accepted ? "rejected" : "unverified";
     const chip = element(kind === "rejected" ? "button" : "span", text(id), `spec-token ${kind}`);
-    chip.title = `${KINDS[kind]} · id ${id}${kind === "rejected" ? ` · the target drew ${round.posterior[j]} (${text(round.posterior[j])})` : ""}`;
+    chip.title = kind === "rejected"
+      ? t("spec-chip-rejected", { id, drawn: round.posterior[j], text: text(round.posterior[j]) })
+      : t("spec-chip", { kind, id });
     if (kind === "rejected") {
       chip.type = "button";
-      chip.setAttribute("aria-label", `rejected draft ${text(id)} in round ${i}: show the target's distribution there`);
+      chip.setAttribute("aria-label", t("spec-rejected-aria", { token: text(id), round: i }));
       chip.addEventListener("click", () => showRejection(round.rejection, i, text));
     }
     row.append(chip);
   });
   if (round.emitted > accepted) {
     const bonus = element("span", text(round.posterior[accepted]), "spec-token bonus");
-    bonus.title = `${KINDS.bonus} · id ${round.posterior[accepted]}`;
+    bonus.title = t("spec-chip", { kind: "bonus", id: round.posterior[accepted] });
     row.append(bonus);
   }
   return row;
 }
 
-/** What each mark in the rounds means (the legend above them says the same). */
-const KINDS = {
-  accepted: "a drafted token the target kept",
-  rejected: "the first drafted token the target did not draw (click: its distribution there)",
-  unverified: "drafted after a rejection: not verified",
-  "past-end": "drafted and matched after the answer's end: not in the answer",
-  bonus: "the target's own token, at the rejection or after the last kept draft",
-};
-
 /** Where the target drew another token than the draft: its distribution, draft and draw marked. */
 function showRejection({ draft, drawn, top }, round, text) {
   document.getElementById("spec-rejection-head").textContent =
-    `Round ${round}: the draft proposed ${text(draft[0])} (p = ${draft[1].toFixed(4)}); the target drew ${text(drawn[0])} (p = ${drawn[1].toFixed(4)}).`;
+    t("spec-rejection-head", { round, draft: text(draft[0]), draftP: draft[1], drawn: text(drawn[0]), drawnP: drawn[1] });
   // The draft and the draw are listed even where they are not among the most probable.
   const listed = [...top, ...[draft, drawn].filter(([id]) => !top.some(([t]) => t === id))];
   const rows = listed.map(([id, p]) => {
@@ -135,7 +125,7 @@ function showRejection({ draft, drawn, top }, round, text) {
     bar.style.width = `${(100 * p).toFixed(1)}%`;
     const cell = element("td", p.toFixed(4));
     cell.prepend(bar);
-    tr.append(element("td", text(id), "token"), cell, element("td", mark));
+    tr.append(element("td", text(id), "token"), cell, element("td", mark ? t(`spec-mark-${mark}`) : ""));
     return tr;
   });
   document.getElementById("spec-rejection-rows").replaceChildren(...rows);
@@ -145,13 +135,13 @@ function showRejection({ draft, drawn, top }, round, text) {
 function drawHistogram(result) {
   const counts = Array.from({ length: result.block_size }, (_, i) => result.rounds.filter((r) => r.acceptance_length === i + 1).length);
   const canvas = document.getElementById("chart-acceptance");
-  canvas.setAttribute("aria-label", `Acceptance lengths: ${counts.map((c, i) => `${i + 1}: ${c}`).join(", ")}`);
-  chart("acceptance", canvas, "bar", counts.map((_, i) => String(i + 1)), [{ data: counts, backgroundColor: "#e69f00" }], "rounds");
+  canvas.setAttribute("aria-label", t("spec-acceptance-aria", { counts: counts.map((c, i) => `${i + 1}: ${c}`).join(", ") }));
+  chart("acceptance", canvas, "bar", counts.map((_, i) => String(i + 1)), [{ data: counts, backgroundColor: "#e69f00" }], t("spec-axis-rounds"));
 }
 
 function drawCurve(curve) {
   const canvas = document.getElementById("chart-tau");
-  canvas.setAttribute("aria-label", `Expected acceptance length: ${curve.filter((_, i) => i % 5 === 0).map(([t, tau]) => `T ${t.toFixed(2)}: ${tau.toFixed(2)}`).join(", ")}`);
+  canvas.setAttribute("aria-label", t("spec-tau-aria", { points: curve.filter((_, i) => i % 5 === 0).map(([temperature, tau]) => `T ${temperature.toFixed(2)}: ${tau.toFixed(2)}`).join(", ") }));
   chart("tau", canvas, "line", curve.map(([t]) => t.toFixed(2)), [{ data: curve.map(([, tau]) => tau), borderColor: "#0072b2", pointRadius: 0 }], "E[τ]");
 }
 

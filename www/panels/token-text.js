@@ -1,6 +1,9 @@
 // A token's text as the page shows it: whitespace drawn as symbols, a lone byte of a UTF-8
-// character as ⟨E6⟩, and the character a run of byte tokens spells named in a tooltip.
-// Presentation only: the texts come from the core's tokenizer.
+// character as ⟨E6⟩ — and a token that begins a character named by that character, as the model
+// completes it (the core's completions: `谢` for ⟨E8⟩). Presentation only: the texts and the
+// completions come from the core.
+import { t } from "../l10n/l10n.js";
+import { element } from "./dom.js";
 
 /** Newlines and tabs drawn as symbols, and a lone byte of a UTF-8 character as ⟨E6⟩. */
 export const visible = (text) =>
@@ -10,10 +13,21 @@ export const visible = (text) =>
 const byteParts = (text) => (/^(\\x[0-9A-Fa-f]{2})+$/.test(text) ? text.match(/[0-9A-Fa-f]{2}/g).map((h) => parseInt(h, 16)) : null);
 
 /** Whether a token's text is (part of) a UTF-8 character's bytes. */
-export const isByteToken = (text) => byteParts(text) !== null;
+export const isByteToken = (text) => byteParts(text) !== null || /\\x[0-9A-Fa-f]{2}$/.test(text);
 
 /** Bytes a UTF-8 sequence starting with `lead` has (1 for a stray continuation byte). */
 const sequenceLength = (lead) => (lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1);
+
+/** Which bytes of its character a byte token holds: `{from, to, of}` (1-based), or null. */
+function bytePlace(text) {
+  const bytes = byteParts(text.match(/(\\x[0-9A-Fa-f]{2})+$/)?.[0] ?? "");
+  if (!bytes) return null;
+  // The trailing bytes: from the last lead byte on.
+  const lead = bytes.findLastIndex((b) => b >= 0xc0);
+  if (lead < 0) return { from: 0, to: 0, of: 0 };
+  const held = bytes.length - lead;
+  return { from: 1, to: held, of: sequenceLength(bytes[lead]) };
+}
 
 /** Marks the byte tokens (`items`: [{el, text}] in order) and names, in a tooltip, the character
  * each group of them spells once its last byte arrives: `⟨E6⟩ ⟨84⟩ ⟨9F⟩ → “感”`. A group ends at
@@ -44,50 +58,40 @@ export function nameByteRuns(items) {
   if (group.length) close();
 }
 
-/** Blocks of Unicode a reader can name. */
-const SCRIPTS = [
-  [0x0370, 0x03ff, "Greek"], [0x0400, 0x04ff, "Cyrillic"], [0x0590, 0x05ff, "Hebrew"], [0x0600, 0x06ff, "Arabic"],
-  [0x0900, 0x097f, "Devanagari"], [0x0e00, 0x0e7f, "Thai"], [0x3040, 0x30ff, "Japanese kana"],
-  [0x4e00, 0x9fff, "Chinese characters"], [0xac00, 0xd7af, "Korean syllables"], [0x1f300, 0x1faff, "emoji"],
-];
-
-const hex = (n) => `U+${n.toString(16).toUpperCase().padStart(4, "0")}`;
-
-/** A byte token as a chart's row names it, short: `⟨E6⟩ (Chinese, byte 1 of 3)`, `⟨84⟩ (a middle
- * byte)`, `⟨E6⟩⟨84⟩⟨9F⟩ “感”`; any other token as it reads. */
-export function chartLabel(text) {
-  const bytes = byteParts(text);
-  if (!bytes) return visible(text);
-  const [lead] = bytes;
-  if (lead < 0xc0) return `${visible(text)} (${bytes.length === 1 ? "a middle byte" : "middle bytes"})`;
-  const length = sequenceLength(lead);
-  if (bytes.length >= length) return `${visible(text)} “${new TextDecoder().decode(Uint8Array.from(bytes))}”`;
-  const [from, to] = codePoints(bytes, length);
-  const script = SCRIPTS.find(([start, end]) => from >= start && to <= end)?.[2];
-  const which = bytes.length === 1 ? "byte 1" : `bytes 1–${bytes.length}`;
-  return `${visible(text)} (${script ? `${script.replace(/ characters$/, "")}, ` : ""}${which} of ${length})`;
+/** Where a byte token sits in its character, short: `1/3`, `1–2/3`; a middle byte `…`. */
+function placeText(place) {
+  if (!place.of) return t("byte-middle");
+  return place.to > 1 ? t("byte-place-range", { from: place.from, to: place.to, of: place.of }) : t("byte-place", { at: place.to, of: place.of });
 }
 
-/** The code points a UTF-8 character of `length` bytes starting with `bytes` can be. */
-function codePoints(bytes, length) {
-  let value = bytes[0] & (0x7f >> length);
-  for (const b of bytes.slice(1, length)) value = (value << 6) | (b & 0x3f);
-  const shift = 6 * (length - Math.min(bytes.length, length));
-  return [value << shift, ((value + 1) << shift) - 1];
+/** A token's label: what it writes — for a token that begins a character, the character as the
+ * model completes it (`completion`: `{text, probability}`, when the core has it), its bytes
+ * beside it — then its id. */
+export function tokenLabel(id, text, completion) {
+  const label = element("span", "", "token-label");
+  const place = bytePlace(text);
+  if (place) {
+    const known = text.replace(/(\\x[0-9A-Fa-f]{2})+$/, "");
+    if (completion) label.append(element("span", visible(completion.text), "glyph"));
+    else if (known) label.append(element("span", visible(known), "glyph"));
+    label.append(element("span", `${visible(text.slice(known.length))} ${placeText(place)}`, "bytes"));
+  } else {
+    label.append(element("span", visible(text), "text"));
+  }
+  label.append(element("span", `#${id}`, "token-id"));
+  label.title = tokenNote(text, completion) ?? visible(text);
+  return label;
 }
 
-/** What a byte token is, in words: which part of a UTF-8 character, and which characters it can
- * begin (the tokens after it decide which one). Null for any other token. */
-export function byteNote(text) {
-  const bytes = byteParts(text);
-  if (!bytes) return null;
-  const [lead] = bytes;
-  if (lead < 0xc0) return `${visible(text)}: ${bytes.length === 1 ? "a byte" : "bytes"} in the middle of a UTF-8 character, finishing what the tokens before began`;
-  const length = sequenceLength(lead);
-  // The code points the bytes so far allow: the lead's bits, then 6 per continuation byte.
-  const [from, to] = codePoints(bytes, length);
-  if (bytes.length >= length) return `${visible(text)}: the ${length} bytes of the UTF-8 character “${String.fromCodePoint(from)}”`;
-  const script = SCRIPTS.find(([start, end]) => from >= start && to <= end)?.[2];
-  const range = `one of ${hex(from)}–${hex(to)}${script ? ` (${script})` : ""}`;
-  return `${visible(text)}: ${bytes.length === 1 ? "the first byte" : `the first ${bytes.length} bytes`} of a ${length}-byte UTF-8 character, ${range}; the tokens after it finish the character`;
+/** What a byte token is, in a sentence: which bytes of which character, and the character the
+ * model completes it to. Null for any other token. */
+export function tokenNote(text, completion) {
+  const place = bytePlace(text);
+  if (!place) return null;
+  const bytes = visible(text.match(/(\\x[0-9A-Fa-f]{2})+$/)[0]);
+  if (!place.of) return t("byte-note-middle", { bytes });
+  const where = placeText(place);
+  return completion
+    ? t("byte-note-completed", { bytes, place: where, character: completion.text, probability: completion.probability })
+    : t("byte-note-open", { bytes, place: where });
 }

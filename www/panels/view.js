@@ -1,33 +1,33 @@
-// Drawing what the worker sends: the prompt's tokens, the figures and panels of every column,
-// the causes, the temperature table, Monte Carlo and the generated tokens. Text only
-// (textContent), never HTML: token text and prompts can contain markup.
+// Drawing what the worker sends: the prompt's tokens, the finding, the causes, the compared
+// columns' table, the panels and the figures of every column, and the temperature table. Text
+// only (textContent), never HTML: token text and prompts can contain markup.
 
 import { columns, label } from "../state/columns.js";
-import { drawCharts } from "./charts.js";
-import { nameByteRuns, visible } from "./token-text.js";
+import { language, t } from "../l10n/l10n.js";
+import { drawPanels } from "./charts.js";
+import { drawCompareTable } from "./compare-table.js";
+import { monteCarloSide } from "./montecarlo-side.js";
+import { nameByteRuns, tokenLabel, visible } from "./token-text.js";
 
-export { $, element } from "./dom.js";
-import { $, element } from "./dom.js";
-import { columnLink } from "./glossary.js";
+export { $, element, row } from "./dom.js";
+import { $, details, element, row, tableOf } from "./dom.js";
+import { columnLink, termLink } from "./glossary.js";
 
 export const TOP_ROWS = 12;
 
-/** The page's structure for every column the core lists: figure rows, panels, toggles, Monte
- * Carlo sides, the semantics menus. */
-export function buildColumns(onToggle) {
+/** The page's structure for every column the core lists: figure rows, panels, Monte Carlo sides,
+ * the semantics menus, the panels' PNG exports. Built again when the language changes. */
+export function buildColumns() {
   $("figures").replaceChildren(...columns().map(figureRow));
   $("panels").replaceChildren(...columns().map(panel));
-  $("column-toggles").replaceChildren(...columns().map((c) => toggle(c, onToggle)));
   $("mc-results").replaceChildren(...columns().filter((c) => c.draws).map(monteCarloSide));
   const drawing = columns().filter((c) => c.draws).map((c) => c.label);
-  $("mc-title").textContent = `Monte Carlo: real draws of ${drawing.slice(0, -1).join(", ")} and ${drawing.at(-1)}, each with its own generator`;
+  $("mc-title").textContent = t("mc-title", { columns: new Intl.ListFormat(language(), { type: "conjunction" }).format(drawing) });
   for (const id of ["semantics", "spec-semantics"]) semanticsMenu($(id));
-  // A chart exports as PNG in the view that draws it.
-  $("png-exports").replaceChildren(...["overlay", ...columns().map((c) => c.name)].map((name) => {
-    const button = element("button", `${name} chart PNG`);
+  $("png-exports").replaceChildren(...columns().map((c) => {
+    const button = element("button", t("export-png", { chart: c.short }));
     button.type = "button";
-    button.dataset.export = name;
-    button.dataset.view = name === "overlay" ? "overlay" : "panels";
+    button.dataset.export = c.name;
     return button;
   }));
 }
@@ -73,12 +73,12 @@ function panel({ name, colour, code }) {
   const canvas = document.createElement("canvas");
   canvas.id = `chart-${name}`;
   canvas.setAttribute("role", "img");
-  canvas.setAttribute("aria-label", `${label(name)}: no distribution yet`);
+  canvas.setAttribute("aria-label", t("chart-empty", { column: label(name) }));
   box.append(canvas);
-  const table = details("Top tokens as a table", tableOf(["token", "id", "p"], `top-${name}`));
+  const table = details(t("panel-table"), tableOf([t("table-token"), t("table-id"), "p"], `top-${name}`));
   article.append(title, sampling, box, table);
   if (code) {
-    const copy = element("button", "Copy code");
+    const copy = element("button", t("copy-code"));
     copy.type = "button";
     copy.dataset.copy = `code-${name}`;
     const pre = document.createElement("pre");
@@ -86,69 +86,23 @@ function panel({ name, colour, code }) {
     codeEl.id = `code-${name}`;
     codeEl.dataset.testid = `code-${name}`;
     pre.append(codeEl);
-    const box2 = details(`${code} code of this port`, copy, pre);
+    const box2 = details(t("panel-code", { language: code }), copy, pre);
     box2.className = "code";
     article.append(box2);
   }
   return article;
 }
 
-function toggle({ name, short }, onToggle) {
-  const input = document.createElement("input");
-  input.type = "checkbox";
-  input.checked = true;
-  input.id = `show-${name}`;
-  input.dataset.column = name;
-  input.addEventListener("change", onToggle);
-  const wrap = element("label", "", "inline");
-  wrap.htmlFor = input.id;
-  wrap.append(input, element("span", short));
-  return wrap;
-}
-
-function monteCarloSide({ name, colour }) {
-  const article = element("article", "", "mc-side");
-  article.id = `mc-${name}`;
-  article.style.borderTopColor = colour;
-  const figures = element("dl", "", "figures");
-  for (const [field, text] of [["draws", "draws"], ["distinct", "distinct tokens"], ["outside", "outside hf support"], ["tv", "TV to exact (bound)"], ["check", "check"]]) {
-    const dd = element("dd", "–");
-    dd.id = `mc-${field}-${name}`;
-    dd.dataset.testid = dd.id;
-    const div = document.createElement("div");
-    div.append(element("dt", text), dd);
-    figures.append(div);
-  }
-  const box = element("div", "", "chart small-chart");
-  box.id = `mc-chart-box-${name}`;
-  box.hidden = true;
-  const canvas = document.createElement("canvas");
-  canvas.id = `mc-chart-${name}`;
-  canvas.setAttribute("role", "img");
-  canvas.setAttribute("aria-label", `${label(name)}: not drawn`);
-  box.append(canvas);
-  const table = details("The draws as a table", tableOf(["token", "id", "drawn", "exact p"], `mc-top-${name}`));
-  article.append(element("h3", label(name)), figures, box, table);
-  return article;
-}
-
-/** Shows the chosen view and columns and hides the others, everywhere they appear. */
-export function showView(view, shown) {
-  $("overlay-box").hidden = view !== "overlay";
+/** Shows the chosen view: the compared columns' table, or a panel per column. */
+export function showView(view) {
+  $("compare-box").hidden = view !== "compare";
   $("panels").hidden = view !== "panels";
-  for (const button of $("png-exports").children) button.hidden = button.dataset.view !== view;
-  showColumns(shown);
-}
-
-function showColumns(shown) {
-  for (const el of document.querySelectorAll("[data-column]")) {
-    if (el.tagName !== "INPUT") el.hidden = !shown.includes(el.dataset.column);
-  }
-  for (const { name } of columns()) $(`show-${name}`).checked = shown.includes(name);
+  $("png-exports").hidden = view !== "panels";
 }
 
 export function showChips({ text, ids, tokens }) {
-  $("context-count").textContent = String(ids.length);
+  $("tokens-box").querySelector("summary").dataset.l10nArgs = JSON.stringify({ count: ids.length });
+  $("tokens-box").querySelector("summary").textContent = t("tokens-summary", { count: ids.length });
   $("rendered").textContent = text;
   const chips = ids.map((id, i) => {
     const chip = element("span", visible(tokens[i]), "chip");
@@ -159,29 +113,69 @@ export function showChips({ text, ids, tokens }) {
   nameByteRuns(chips.map((el, i) => ({ el, text: tokens[i] })));
 }
 
+/** Everything the report says, drawn: `options` are the comparison, the scale, the completions
+ * of byte tokens and what to do when the reader picks another column to compare. */
 export function showReport(report, options) {
-  $("finding").textContent = report.finding;
+  $("finding").textContent = report.finding.text;
+  $("reference-note").hidden = !report.write_up;
+  $("reference-note").textContent = report.write_up?.text ?? "";
+  if (report.write_up) $("reference-note").append(" ", writeUpLink());
   $("call-code").textContent = report.call;
-  for (const { name } of columns()) showColumn(name, report);
+  for (const { name } of columns()) showColumn(name, report, options.completions);
+  // The compared columns' causes first: the finding speaks of them.
+  const first = (c) => (options.compared.includes(c.column) ? 0 : 1);
   const causes = report.causes.length
-    ? report.causes.map((c) => {
+    ? [...report.causes].sort((a, b) => first(a) - first(b)).map((c) => {
       const li = element("li", "");
       li.dataset.rule = c.rule;
+      li.dataset.column = c.column;
       li.append(element("strong", `${label(c.column)}: `), document.createTextNode(c.text));
       return li;
     })
-    : [element("li", "Every column samples from transformers' distribution for these settings.")];
+    : [element("li", t("causes-none"))];
   showCauses(causes);
-  const implicit = report.effective.implicit.length ? ` · implicit: ${report.effective.implicit.join(", ")}` : "";
-  $("effective").textContent = `effective: ${JSON.stringify(report.effective_params)}${implicit}`;
+  const implicit = report.effective.implicit.length ? t("effective-implicit", { implicit: report.effective.implicit.join(", ") }) : "";
+  $("effective").textContent = `${t("effective", { values: JSON.stringify(report.effective_params) })}${implicit}`;
   showThresholds(report);
-  drawCharts(report, options);
+  drawCompareTable(report, options);
+  drawLegend(report, options.compared);
+  if (options.view === "panels") drawPanels(report, options);
 }
 
-/** How many causes the first screen shows before "N more": two keep the chart in view at
- * 1280 × 800, one in a 600 px embed (whose finding already names the largest departure); whole
- * causes, never one cut mid-sentence. */
-const causesAtFirst = () => (document.body.classList.contains("embed") ? 1 : 2);
+/** The write-up's weights, a click away: the Hub's original checkpoint in the model field. */
+function writeUpLink() {
+  const button = element("button", t("write-up-load"), "link-button");
+  button.type = "button";
+  button.dataset.testid = "write-up-load";
+  button.addEventListener("click", () => {
+    $("model-box").open = true;
+    $("hub-repo").value = "HuggingFaceTB/SmolLM2-135M-Instruct";
+    $("hub-repo").focus();
+  });
+  return button;
+}
+
+/** The legend: what the table's marks mean, those on screen only. */
+function drawLegend(report, compared) {
+  const outside = compared.some((n) => report.compare[n]?.only_port.count);
+  const items = [legendItem("legend-bar", "bar"), legendItem("legend-cut", "cut-mark")];
+  if (outside) items.push(legendItem("legend-outside", "bar outside", termLink("outside", t("term-outside"), t("term-outside-definition"))));
+  $("chart-legend").replaceChildren(...items);
+}
+
+function legendItem(id, markClass, extra) {
+  const item = element("li", "");
+  const mark = element("span", markClass === "cut-mark" ? "–" : "", `legend-mark ${markClass}`);
+  mark.setAttribute("aria-hidden", "true");
+  item.append(mark, t(id));
+  if (extra) item.append(" ", extra);
+  return item;
+}
+
+/** How many causes the first screen shows before "N more": two keep the table in view at
+ * 1280 × 800, one in a 600 px embed or on a phone (whose finding already names the comparison);
+ * whole causes, never one cut mid-sentence. The causes of the compared columns come first. */
+const causesAtFirst = () => (document.body.classList.contains("embed") || matchMedia("(max-width: 52rem)").matches ? 1 : 2);
 let causesOpen = false;
 
 function showCauses(items) {
@@ -190,7 +184,7 @@ function showCauses(items) {
   list.classList.toggle("open", causesOpen && extra > 0);
   if (extra <= 0) return list.replaceChildren(...items);
   items.slice(causesAtFirst()).forEach((li) => { li.hidden = !causesOpen; });
-  const toggle = element("button", causesOpen ? "Show fewer" : `Show ${extra} more ${extra === 1 ? "cause" : "causes"}`, "link-button");
+  const toggle = element("button", causesOpen ? t("causes-fewer") : t("causes-more", { count: extra }), "link-button");
   toggle.type = "button";
   toggle.setAttribute("aria-expanded", String(causesOpen));
   toggle.addEventListener("click", () => {
@@ -203,65 +197,48 @@ function showCauses(items) {
   list.replaceChildren(...items, more);
 }
 
-function showColumn(name, report) {
+function showColumn(name, report, completions) {
   const entry = report[name];
   const comparison = report.compare[name];
   const set = (field, text) => { $(`${field}-${name}`).textContent = text; };
-  set("kept", entry.error ? "error" : String(entry.kept));
-  set("entropy", entry.entropy === null ? "–" : `${entry.entropy.toFixed(3)} nats`);
-  set("tv", comparison ? comparison.tv.toFixed(4) : "–");
-  set("maxdp", comparison ? comparison.max_abs_diff.toFixed(4) : "–");
-  set("outside", comparison ? Math.abs(comparison.mass_outside_hf).toFixed(4) : "–");
+  const number = (x, digits) => x.toLocaleString(document.documentElement.lang, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  set("kept", entry.error ? t("figures-error") : entry.kept.toLocaleString(document.documentElement.lang));
+  set("entropy", entry.entropy === null ? "–" : t("entropy-nats", { value: number(entry.entropy, 3) }));
+  set("tv", comparison ? number(comparison.tv, 4) : "–");
+  set("maxdp", comparison ? number(comparison.max_abs_diff, 4) : "–");
+  set("outside", comparison ? number(Math.abs(comparison.mass_outside_hf), 4) : "–");
   $(`title-${name}`).textContent = label(name);
   $(`sampling-${name}`).textContent = entry.error ?? entry.sampling;
   const code = $(`code-${name}`);
-  if (code) code.textContent = report.code?.[name] ?? "// the call is refused: there is nothing to port.";
-  $(`top-${name}`).replaceChildren(...entry.support.slice(0, TOP_ROWS).map(([id, p]) => row(
-    element("td", visible(report.tokens[id] ?? ""), "token"), element("td", String(id)), element("td", p.toFixed(5)))));
+  if (code) code.textContent = report.code?.[name] ?? t("code-refused");
+  $(`top-${name}`).replaceChildren(...entry.support.slice(0, TOP_ROWS).map(([id, p]) => {
+    const token = element("td", "", "token");
+    token.append(tokenLabel(id, report.tokens[id] ?? "", completions.get(id)));
+    return row(token, element("td", String(id)), element("td", p.toFixed(5)));
+  }));
 }
 
 function showThresholds(report) {
-  $("threshold-t").textContent = JSON.stringify(report.effective_params.temperature ?? null);
-  $("thresholds").replaceChildren(...report.greedy_thresholds.map((t) => {
-    const tr = row(breakable("th", t.system), element("td", t.behaviour, `behaviour ${t.behaviour}`), element("td", t.detail));
+  const temperature = JSON.stringify(report.effective_params.temperature ?? null);
+  $("thresholds-title").dataset.l10nArgs = JSON.stringify({ temperature });
+  $("thresholds-title").textContent = t("thresholds-title", { temperature });
+  $("thresholds").replaceChildren(...report.greedy_thresholds.map((row_) => {
+    const tr = row(breakable("th", row_.system), element("td", t(`behaviour-${row_.behaviour}`), `behaviour ${row_.behaviour}`), breakable("td", row_.detail.text));
     tr.firstChild.scope = "row";
     return tr;
   }));
 }
 
-/** Code-like text that may wrap after `(`, `,`, `::` and `{` but never inside a name. */
+/** Text with code in it that may wrap after `(`, `,`, `::` and `{` but never inside a name. */
 function breakable(tag, text) {
   const el = element(tag, "");
   for (const part of text.split(/(?<=[(,{]|::)/)) el.append(part, document.createElement("wbr"));
   return el;
 }
 
-function swatch(colour) {
+export function swatch(colour) {
   const s = element("span", "", "swatch");
   s.style.background = colour;
   s.setAttribute("aria-hidden", "true");
   return s;
-}
-
-export function row(...cells) {
-  const tr = document.createElement("tr");
-  tr.append(...cells);
-  return tr;
-}
-
-function tableOf(headers, bodyId) {
-  const table = document.createElement("table");
-  const head = row(...headers.map((h) => element("th", h)));
-  const thead = document.createElement("thead");
-  thead.append(head);
-  const tbody = document.createElement("tbody");
-  tbody.id = bodyId;
-  table.append(thead, tbody);
-  return table;
-}
-
-function details(summary, ...content) {
-  const box = document.createElement("details");
-  box.append(element("summary", summary), ...content);
-  return box;
 }

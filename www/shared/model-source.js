@@ -1,7 +1,8 @@
 // Where a model comes from, as a user writes it (the Hub field, `?model=`): a Hub repo in the
 // safetensors layout (`Org/Repo`), a GGUF in a Hub repo (`Org/Repo/file.gguf`), a Hub URL
 // (`…/resolve/…`, `…/blob/…`, `…/tree/…` or the repo's page), or a file of this site
-// (`models/x.gguf`, `./dir/x.gguf`, `./folder/`). Anything else is refused with what to type.
+// (`models/x.gguf`, `./dir/x.gguf`, `./folder/`). Anything else is refused with what to type: a
+// catalog message (`{id, args}`) the page says in the reader's language.
 
 /** @typedef {{kind: "url", url: string, sha256?: string} | {kind: "hub", base: string} | {kind: "bytes", name: string, bytes: ArrayBuffer}} ModelSource */
 
@@ -9,8 +10,8 @@ const HUB = "https://huggingface.co";
 const HUB_HOSTS = new Set(["huggingface.co", "www.huggingface.co", "hf.co"]);
 /** A Hub user or repo name: letters, digits, `-`, `_`, `.`, at most 96 characters. */
 const NAME = /^[A-Za-z0-9][\w.-]{0,95}$/;
-const WHAT_TO_TYPE = "type a Hugging Face repo id (HuggingFaceTB/SmolLM2-135M-Instruct), a GGUF in a repo " +
-  "(Org/Repo/file.gguf), a huggingface.co URL, or the path of a file on this site (models/file.gguf)";
+/** A refusal: what is wrong (`id` with `args`), which the catalog follows with what to type. */
+const wrong = (id, args = {}) => ({ error: { id, args } });
 
 /** The page's own default: the site's build says which (a meta tag), else the model `make demo`
  * fetches. Its sha256, where known, is checked after a download. */
@@ -23,18 +24,18 @@ export function defaultSource() {
 /**
  * The source `text` names, resolved against the page at `page`; or `{error}` saying what is wrong
  * and what to type.
- * @returns {{source: ModelSource} | {error: string}}
+ * @returns {{source: ModelSource} | {error: {id: string, args: object}}}
  */
 export function modelSource(text, page) {
   const typed = text.trim();
-  if (!typed) return { error: `no model given: ${WHAT_TO_TYPE}` };
-  if (/\s/.test(typed)) return { error: `“${typed.slice(0, 80)}” has spaces: ${WHAT_TO_TYPE}` };
+  if (!typed) return wrong("model-source-empty");
+  if (/\s/.test(typed)) return wrong("model-source-spaces", { text: typed.slice(0, 80) });
   if (/^[a-z][a-z0-9+.-]*:/i.test(typed)) return fromUrl(typed, page);
   const parts = typed.split("/");
   const hubLike = !typed.startsWith(".") && !typed.startsWith("/") && parts.every((p) => p !== "" && p !== "." && p !== "..");
   if (hubLike && parts.length === 2 && !isGguf(typed)) return repo(parts[0], parts[1], "main", "");
   if (hubLike && parts.length >= 3) return repo(parts[0], parts[1], "main", parts.slice(2).join("/"));
-  if (hubLike && parts.length === 1 && !isGguf(typed)) return { error: `“${typed.slice(0, 80)}” is not a Hub repo id (Org/Repo): ${WHAT_TO_TYPE}` };
+  if (hubLike && parts.length === 1 && !isGguf(typed)) return wrong("model-source-not-repo", { text: typed.slice(0, 80) });
   return sameOrigin(new URL(typed, page), page);
 }
 
@@ -42,12 +43,12 @@ const isGguf = (path) => /\.gguf$/i.test(path);
 
 /** A file (GGUF) or the folder (safetensors layout) at `path` of repo `org/name`, revision `rev`. */
 function repo(org, name, rev, path) {
-  if (!NAME.test(org) || !NAME.test(name)) return { error: `“${org}/${name}” is not a Hub repo id: ${WHAT_TO_TYPE}` };
+  if (!NAME.test(org) || !NAME.test(name)) return wrong("model-source-not-repo", { text: `${org}/${name}` });
   const base = `${HUB}/${org}/${name}/resolve/${encodeURIComponent(rev)}/`;
   const file = path.split("/").map(encodeURIComponent).join("/");
   if (isGguf(path)) return { source: { kind: "url", url: base + file } };
   if (path && !path.endsWith("/")) {
-    return { error: `${org}/${name}/${path}: a file in a Hub repo must be a .gguf (for the safetensors layout, give the repo alone, or its folder ending in /)` };
+    return wrong("model-source-not-gguf", { text: `${org}/${name}/${path}` });
   }
   return { source: { kind: "hub", base: base + file } };
 }
@@ -57,25 +58,25 @@ function fromUrl(text, page) {
   try {
     url = new URL(text);
   } catch {
-    return { error: `“${text.slice(0, 80)}” is not a URL: ${WHAT_TO_TYPE}` };
+    return wrong("model-source-not-url", { text: text.slice(0, 80) });
   }
   if (url.origin === new URL(page).origin) return sameOrigin(url, page);
   if (url.protocol !== "https:" || !HUB_HOSTS.has(url.hostname)) {
-    return { error: `models load from huggingface.co or from this site, not from ${url.host} (the page's Content-Security-Policy allows no other host): ${WHAT_TO_TYPE}` };
+    return wrong("model-source-other-host", { host: url.host });
   }
   const [org, name, kind, rev, ...rest] = url.pathname.split("/").slice(1).map(decodeURIComponent);
-  if (!org || !name) return { error: `${url.href} names no repo: ${WHAT_TO_TYPE}` };
+  if (!org || !name) return wrong("model-source-no-repo", { text: url.href });
   if (!kind) return repo(org, name, "main", "");
-  if (!["resolve", "blob", "tree"].includes(kind) || !rev) return { error: `${url.href} is not a repo, a file or a folder on the Hub: ${WHAT_TO_TYPE}` };
+  if (!["resolve", "blob", "tree"].includes(kind) || !rev) return wrong("model-source-not-hub-path", { text: url.href });
   const path = rest.join("/");
   return repo(org, name, rev, kind === "tree" && path && !path.endsWith("/") ? `${path}/` : path);
 }
 
 function sameOrigin(url, page) {
-  if (url.origin !== new URL(page).origin) return { error: `${url.href} is not on this site: ${WHAT_TO_TYPE}` };
+  if (url.origin !== new URL(page).origin) return wrong("model-source-other-site", { text: url.href });
   if (isGguf(url.pathname)) return { source: { kind: "url", url: url.href } };
   if (url.pathname.endsWith("/")) return { source: { kind: "hub", base: url.href } };
-  return { error: `${url.pathname} is neither a .gguf file nor a folder (end it with /): ${WHAT_TO_TYPE}` };
+  return wrong("model-source-not-file", { text: url.pathname });
 }
 
 /** How a link writes `source` back (`?model=`): short forms for the Hub, paths for this site. */

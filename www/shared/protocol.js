@@ -8,13 +8,22 @@
 // page → worker (`id` is the caller's; replies to a request carry it back)
 //   load        { id, source, precision }       source: ModelSource; precision: "exact" | "fast"
 //   render      { id, chat }                    the template's text and the prompt's tokens
-//   inspect     { id, chat, params, generationConfig, step, logits }
+//   inspect     { id, chat, params, generationConfig, step, logits, options }
 //                                               step: null for the token after the chat, or the
 //                                               index of a token of the last generation;
 //                                               logits: synthetic scores as text ("3, 2, 2, 1"),
-//                                               inspected instead of the model's when given
+//                                               inspected instead of the model's when given;
+//                                               options: how the report is written, JSON text
+//                                               ({lang, compared, write_up}: ReportOptions)
+//   completions { id, chat, step, tokens }      the characters the byte tokens among `tokens`
+//                                               begin, as the model completes them (needs a model)
+//   useStep     { id, url, chat }               reads and checks the step file at `url` (the
+//                                               link's `stepfile`) for `chat`: its figures are
+//                                               then drawn without the model; replies stepUsed
+//   stepFile    { id, chat }                    the next step of `chat` as a step file, from the
+//                                               site's model (needs it): replies stepFile
 //   monteCarlo  { id, chat, params, generationConfig, step, logits, draws, seed }
-//   port        { id, chat, params, generationConfig, step, logits }
+//   port        { id, chat, params, generationConfig, step, logits, options }
 //                                               each column's request that samples from
 //                                               transformers' distribution at the step
 //   generate    { id, chat, options }           options: GenerationOptions (pkg/sampling_lab.d.ts)
@@ -48,8 +57,9 @@
 // worker → page
 //   started     { simd, rules, columns }        the sampling core is instantiated (rules: the core's
 //                                               cause names, for exercise sets; columns: the core's
-//                                               columns, [{name, label, short, definition, code,
-//                                               draws}], in the report's order); no model yet
+//                                               columns in each language, {lang: [{name, label,
+//                                               short, definition, code, draws}]}, in the
+//                                               report's order); no model yet
 //   shipped     { id, vocabulary, model }       the first answer from the shipped steps follows:
 //                                               every token's display text by id, and the model
 //                                               that made them ({path, sha256, bytes, name})
@@ -67,10 +77,20 @@
 //                                               in the single-threaded build), {fetchMs, parseMs,
 //                                               fromCache}
 //   rendered    { id, rendered }                {text, ids, tokens}
-//   distribution{ id, report, source }          the `sampling-lab inspect --model` report (its
+//   distribution{ id, report, source, completions }
+//                                               the `sampling-lab inspect --model` report (its
 //                                               tokens named by the vocabulary of `ready`, or of
 //                                               `shipped`); source: "model", "shipped" (the same
-//                                               logits, from the shipped steps) or "synthetic"
+//                                               logits, from the shipped steps), "file" (from the
+//                                               link's step file, `url`), "kept" (the model's, of
+//                                               an earlier visit) or "synthetic"; completions: a
+//                                               shipped step's, [{token, text, probability,
+//                                               continuation}]
+//   completions { id, completions }             the model's, for a `completions` request
+//   stepUsed    { id, url }                     the step file checked out: inspect draws from it
+//   stepChecked { id, url, same }               the site's model loaded: the step file's logits
+//                                               are (or are not) its own, bit for bit
+//   stepFile    { id, text }                    the step file's text, to save
 //   converging  { id, points }                  while drawing: [[port, draws, tv, bound], ...] of
 //                                               this worker's draws so far
 //   monteCarlo  { id, result, cancelled }       the draws made (all of them unless cancelled)
@@ -97,8 +117,11 @@
 //                                               the generation's length in tokens, how it ended,
 //                                               and its first token transformers' distribution
 //                                               at that step does not keep (null: none)
-//   error       { id, message, fatal }          fatal: the wasm instance died (a panic); the page
-//                                               must start a new worker, which loads the model again
+//   error       { id, message, said, fatal }    message: a library's words (the core's error);
+//                                               said: the worker's own, {id, args} of the page's
+//                                               catalog, or null; fatal: the wasm instance died
+//                                               (a panic); the page must start a new worker,
+//                                               which loads the model again
 //
 // Requests are handled one at a time, in order, except `cancel`, which a running generation
 // sees between two tokens.
@@ -126,6 +149,9 @@ export const Request = Object.freeze({
   inspect: "inspect",
   monteCarlo: "monteCarlo",
   port: "port",
+  completions: "completions",
+  useStep: "useStep",
+  stepFile: "stepFile",
   generate: "generate",
   speculate: "speculate",
   alternatives: "alternatives",
@@ -147,6 +173,10 @@ export const Reply = Object.freeze({
   monteCarlo: "monteCarlo",
   converging: "converging",
   port: "port",
+  completions: "completions",
+  stepUsed: "stepUsed",
+  stepChecked: "stepChecked",
+  stepFile: "stepFile",
   token: "token",
   rewound: "rewound",
   done: "done",

@@ -25,6 +25,3 @@ export const column = (name) => list.find((c) => c.name === name);
 
 /** A column's name for readers, as the core gives it. */
 export const label = (name) => column(name)?.label ?? name;
-
-/** Mass on tokens that transformers never draws. */
-export const highlight = () => getComputedStyle(document.documentElement).getPropertyValue("--outside-hf").trim();

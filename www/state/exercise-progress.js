@@ -1,9 +1,10 @@
 // A student's progress through an exercise set, kept in this browser (localStorage) per set, so
 // that answers and results survive a reload: for each task the last answer, the number of checks,
 // whether it was right, and whether the answer was shown instead.
+import { t } from "../l10n/l10n.js";
 
 /** A set's records under a key of its path, title and length: an edited set starts afresh. */
-const key = (path, set) => `sampling-lab:exercises:${path}:${set.title}:${set.exercises.length}`;
+const key = (path, set) => `sampling-lab:exercises:${path}:${typeof set.title === "string" ? set.title : JSON.stringify(set.title)}:${set.exercises.length}`;
 
 const fresh = (count) => Array.from({ length: count }, () => ({ answer: "", tries: 0, right: false, shown: false }));
 
@@ -45,6 +46,5 @@ export function progressSummary(records) {
   const right = records.filter((r) => r.right);
   const firstTry = right.filter((r) => r.tries === 1).length;
   const shown = records.filter((r) => r.shown && !r.right).length;
-  const done = right.length + shown === records.length ? "All done: " : "";
-  return `${done}${right.length} of ${records.length} right, ${firstTry} at the first try${shown ? ` · ${shown} shown` : ""}`;
+  return t("ex-summary", { done: right.length + shown === records.length ? "yes" : "no", right: right.length, of: records.length, firstTry, shown });
 }

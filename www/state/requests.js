@@ -51,7 +51,12 @@ export const Purpose = Object.freeze({
   inspect: "inspect",
   generation: "generation",
   monteCarlo: "monteCarlo",
+  /** The short run that times this browser's draws for the first estimate. */
+  timing: "timing",
   port: "port",
+  completions: "completions",
+  useStep: "useStep",
+  stepFile: "stepFile",
   speculate: "speculate",
   look: "look",
   branchChoices: "branchChoices",

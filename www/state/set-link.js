@@ -2,6 +2,7 @@
 // CompressionStream) and base64url-encoded, in the URL's fragment (`#set=…`), which browsers never
 // send to a server. A teacher without a web site gives students one link; the page checks the set
 // it carries as it checks any other.
+import { Said } from "../shared/said.js";
 
 /** A set in a Hub repo, by its `resolve/` URL (a dataset's or a model's): the page's
  * Content-Security-Policy lets it fetch from huggingface.co. */
@@ -23,25 +24,25 @@ export async function setFragment(set) {
 /** The set a link's fragment carries; throws a message saying what is wrong with the link. */
 export async function setFromFragment(hash) {
   if (!hash.startsWith(PREFIX) || hash.length === PREFIX.length) {
-    throw new Error("this link should carry its exercise set after “#set=”, and it does not: copy the whole link again");
+    throw new Said("set-link-missing");
   }
   let bytes;
   try {
     const binary = atob(hash.slice(PREFIX.length).replace(/-/g, "+").replace(/_/g, "/"));
     bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
   } catch {
-    throw new Error("the exercise set in this link is not base64url text: the link was cut or changed; copy the whole link again");
+    throw new Said("set-link-not-base64");
   }
   let text;
   try {
     text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
   } catch {
-    throw new Error("the exercise set in this link does not decompress: the link was cut or changed; copy the whole link again");
+    throw new Said("set-link-not-gzip");
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw new Error("the exercise set in this link is not valid JSON");
+    throw new Said("set-link-not-json");
   }
 }
 

@@ -1,5 +1,5 @@
 // Sharing: the whole state in the URL (state.js checks every field of a link), a link to copy,
-// and the `<iframe>` snippet of the current state for documentation.
+// and the `<iframe>` snippet of the current state for documentation, in the page's language.
 import { DEFAULTS, parseState, stateQuery } from "./state.js";
 import { page } from "./store.js";
 import { INPUTS } from "./inputs.js";
@@ -7,11 +7,13 @@ import { markPreset } from "../panels/presets.js";
 import { defaultSource, modelSource, sourceText } from "../shared/model-source.js";
 import { $ } from "../panels/view.js";
 import { carriesSet } from "./set-link.js";
+import { t } from "../l10n/l10n.js";
 
 function currentState() {
   const state = {
     preset: page.preset, embed: page.embed, threads: page.threads, step: page.step, log: $("log-scale").checked, exercises: page.exercises.path,
-    task: page.exercises.index, teacher: page.exercises.teacher, view: page.view, cols: page.cols, model: linkedModel(),
+    task: page.exercises.index, teacher: page.exercises.teacher, view: page.view, cols: page.cols, model: linkedModel(), lang: page.lang,
+    stepfile: page.stepfile,
   };
   state.gen = page.step !== null && page.generationParams !== $("params").value ? page.generationParams : "";
   for (const [key, id] of Object.entries(INPUTS)) state[key] = $(id).value;
@@ -55,6 +57,8 @@ export function restoreState() {
   page.exercises.teacher = state.teacher;
   page.view = state.view;
   page.cols = state.cols;
+  page.lang = state.lang;
+  page.stepfile = state.stepfile;
   $("semantics").dataset.default = state.semantics;
   $(`view-${page.view}`).checked = true;
   page.pendingStep = state.step;
@@ -63,9 +67,9 @@ export function restoreState() {
   if (state.model) {
     const named = modelSource(state.model, location.href);
     if (named.source) page.source = named.source;
-    else problems.push(`link field “model”: ${named.error}; using the default model`);
+    else problems.push({ id: "link-model-default", args: { problem: named.error } });
   }
-  if (problems.length) page.linkProblems = `This link was not used in full: ${problems.join("; ")}.`;
+  page.linkProblems = problems;
   return state;
 }
 
@@ -75,36 +79,42 @@ async function copyToClipboard(text, done) {
     $("share-status").textContent = done;
   } catch {
     $("share-link").select();
-    $("share-status").textContent = "Select and copy the text above.";
+    $("share-status").textContent = t("copy-select");
   }
 }
 
 export async function copyLink() {
   saveState();
   $("share-link").value = location.href;
-  await copyToClipboard(location.href, page.source.kind === "bytes" ? FILE_LEFT_OUT("Link copied") : "Link copied.");
+  await copyToClipboard(location.href, t(page.source.kind === "bytes" ? "link-copied-file-left-out" : "link-copied"));
 }
 
-/** A file from the user's computer cannot travel in a link. */
-const FILE_LEFT_OUT = (done) => `${done}; it opens the site's default model: a file from your computer cannot travel in a link.`;
-
-/** The `<iframe>` snippet of the current state, for documentation. */
-export async function embedThis() {
+/** The `<iframe>` snippet of the current state (with `stepfile`, where the writer put the chat's
+ * step), for documentation. */
+export async function embedThis(stepfile = page.stepfile) {
   saveState();
+  const snippet = embedSnippet(stepfile);
+  $("share-link").value = snippet;
+  await copyToClipboard(snippet, t(page.source.kind === "bytes" ? "embed-copied-file-left-out" : "embed-copied"));
+}
+
+/** The snippet itself. */
+export function embedSnippet(stepfile) {
   const url = new URL(location.href);
   url.searchParams.set("embed", "1");
-  const snippet = `<iframe src="${url.href}" width="720" height="600" style="border:0" loading="lazy" title="sampling-lab: what each sampler draws from"></iframe>`;
-  $("share-link").value = snippet;
-  await copyToClipboard(snippet, page.source.kind === "bytes" ? FILE_LEFT_OUT("Embed snippet copied") : "Embed snippet copied.");
+  if (stepfile) url.searchParams.set("stepfile", stepfile);
+  else url.searchParams.delete("stepfile");
+  const title = t("embed-title").replace(/[&"<>]/g, (c) => ({ "&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;" })[c]);
+  return `<iframe src="${url.href}" width="720" height="600" style="border:0" loading="lazy" title="${title}"></iframe>`;
 }
 
 /** Copies a code panel's text, saying so on its button. */
 export async function copyCode(text, button) {
   try {
     await navigator.clipboard.writeText(text);
-    button.textContent = "Copied";
+    button.textContent = t("copied");
   } catch {
-    button.textContent = "Select the code to copy it";
+    button.textContent = t("copy-code-select");
   }
-  setTimeout(() => { button.textContent = "Copy code"; }, 2000);
+  setTimeout(() => { button.textContent = t("copy-code"); }, 2000);
 }

@@ -22,6 +22,9 @@ export const page = Object.seal({
   /** The model the shipped steps were made with ({path, sha256, bytes, name}), for the size the
    * controls that would load it name. */
   shippedModel: null,
+  /** What the model said of itself when it loaded (`{info, timings}`), to say again in another
+   * language. */
+  modelInfo: null,
   /** Token texts by id (the reports name tokens by id): the loaded model's, or the shipped steps'. */
   vocabulary: [],
   /** The URL state's parts that live outside the inputs. */
@@ -29,9 +32,17 @@ export const page = Object.seal({
   embed: DEFAULTS.embed,
   /** The exact model's threads a link asked for (0: the worker's default). */
   threads: DEFAULTS.threads,
-  /** How the distributions are drawn, and which columns are shown. */
+  /** How the distributions are drawn, and the columns compared with transformers (`cols`). */
   view: DEFAULTS.view,
   cols: DEFAULTS.cols,
+  /** The language a link asked for ("" for the reader's own). */
+  lang: DEFAULTS.lang,
+  /** The step file the link names ("" for none), and what was wrong with it (a catalog message,
+   * said where the figures would be), or null. */
+  stepfile: DEFAULTS.stepfile,
+  stepFileProblem: null,
+  /** Where the report on screen came from: "model", "shipped", "file", "kept" or "synthetic". */
+  stepSource: null,
   /** The generated token being inspected, or null for the token after the prompt. */
   step: null,
   /** A step a link asked for: shown once the generation it belongs to has reached it. */
@@ -41,7 +52,10 @@ export const page = Object.seal({
   generationSemantics: "hf",
   /** The report on screen, redrawn when the view changes. */
   lastReport: null,
-  /** The token picked on a chart (its ranks shown under it), or null. */
+  /** What the byte tokens of the step on screen write, by token id (`{text, probability}`): the
+   * shipped step's, or the model's once it is loaded. */
+  completions: new Map(),
+  /** The token whose ranks are open under its row of the table, or null. */
   pickedToken: null,
   /** When the Monte Carlo run on screen started (performance.now()), for its rate. */
   drawingSince: 0,
@@ -51,6 +65,9 @@ export const page = Object.seal({
    * whether the teacher view is on, and the check waiting for its report. */
   exercises: { path: "", set: null, index: 0, records: [], teacher: DEFAULTS.teacher },
   pendingJudge: null,
-  /** What was wrong with the link the page opened; shown until the user changes something. */
-  linkProblems: "",
+  /** What was wrong with the link the page opened (`{id, args}` each); shown until the user
+   * changes something. */
+  linkProblems: [],
+  /** The error on the error line: a catalog message (`{id, args}`), or a library's own words. */
+  error: null,
 });

@@ -7,6 +7,7 @@
 //                 cross-origin isolated and shared memory exists (WebKitGTK is isolated without
 //                 it); bit for bit pkg/'s arithmetic, so a failure to start falls back to pkg/
 import { workerScript } from "../shared/trusted.js";
+import { Said } from "../shared/said.js";
 
 /** Whether wasm threads can run here. */
 export const THREADED = self.crossOriginIsolated === true && sharedMemory();
@@ -72,7 +73,7 @@ async function startPool(module, memory, threads) {
 
 async function compileWasm(url) {
   const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
+  if (!response.ok) throw new Said("error-http", { url: String(url), status: response.status, statusText: response.statusText, why: "other" });
   // Compiled while it downloads, unless the server sends another type than wasm's.
   if (response.headers.get("content-type") === "application/wasm") return WebAssembly.compileStreaming(response);
   return WebAssembly.compile(await response.arrayBuffer());

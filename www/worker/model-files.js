@@ -5,6 +5,7 @@
 // One download per file for the whole site: pages (several embeds on one documentation page)
 // take a Web Lock named after the URL, so that a second one waits for the first to store the
 // file and then reads it from Cache Storage; the one downloading broadcasts its progress.
+import { Said } from "../shared/said.js";
 
 /** The model's files; `fromCache` when every one came from Cache Storage. */
 export async function fetchSource(source, onProgress) {
@@ -14,14 +15,14 @@ export async function fetchSource(source, onProgress) {
     return { gguf: bytes, fromCache };
   }
   if (source.kind === "hub") return fetchHub(source.base, onProgress);
-  throw new Error(`unknown model source ${JSON.stringify(source?.kind)}`);
+  throw new Said("error-model-source-unknown", { kind: JSON.stringify(source?.kind) });
 }
 
 async function fetchHub(base, onProgress) {
   const file = (name) => new URL(name, base.endsWith("/") ? base : `${base}/`).href;
   const optional = (name) => download(file(name)).catch(() => undefined);
   const config = await download(file("config.json")).catch((e) => {
-    throw new Error(`${e.message}. A folder in the Hugging Face layout has config.json, model.safetensors and tokenizer.json; for a GGUF, give its file (Org/Repo/file.gguf)`);
+    throw new Said("error-hub-folder", { detail: e.said?.args.url ?? e.message });
   });
   const parts = await Promise.all([
     download(file("tokenizer.json")), optional("tokenizer_config.json"), optional("generation_config.json"),
@@ -34,6 +35,7 @@ async function fetchHub(base, onProgress) {
   };
 }
 
+/** The store of the model files, and of the steps the model computed (step-store.js). */
 const MODEL_CACHE = "sampling-lab-models-v1";
 const progressChannel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel("sampling-lab-downloads");
 
@@ -77,22 +79,18 @@ async function fetchOrExplain(url) {
     response = await fetch(url);
   } catch (e) {
     const host = new URL(url).host;
-    throw new Error(`could not reach ${host} for ${url}: check the network connection (${e.message})`);
+    throw new Said("error-unreachable", { host, url, detail: e.message });
   }
   if (response.ok) return response;
-  const why = {
-    401: "the repo is gated or private, and the page cannot sign in: download the file and open it with “Open a .gguf file”",
-    403: "the repo is gated or private, and the page cannot sign in: download the file and open it with “Open a .gguf file”",
-    404: "no such file: check the repo id and the file name",
-  }[response.status];
-  throw new Error(`${url}: HTTP ${response.status} ${response.statusText}${why ? ` — ${why}` : ""}`);
+  const why = { 401: "gated", 403: "gated", 404: "missing" }[response.status] ?? "other";
+  throw new Said("error-http", { url, status: response.status, statusText: response.statusText, why });
 }
 
 async function checkSha256(url, bytes, expected) {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   const actual = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
   if (actual !== expected.toLowerCase()) {
-    throw new Error(`${url} has sha256 ${actual}, not the ${expected} of the model this site expects: the file was not used, nor kept`);
+    throw new Said("error-model-sha256", { url, actual, expected });
   }
 }
 
@@ -118,7 +116,7 @@ async function remember(url, bytes, headers) {
   try { await (await openCache())?.put(url, new Response(bytes, { headers: kept })); } catch { /* not cached */ }
 }
 
-async function openCache() {
+export async function openCache() {
   try { return await caches.open(MODEL_CACHE); } catch { return null; }
 }
 

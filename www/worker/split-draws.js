@@ -6,6 +6,7 @@
 import { workerScript } from "../shared/trusted.js";
 import { DrawReply, DrawRequest } from "../shared/protocol.js";
 import { drawAll, partOfRun } from "./drawing.js";
+import { Said } from "../shared/said.js";
 
 /** How often a point of the convergence picture is sent, from this thread's draws. */
 const CONVERGENCE_MS = 300;
@@ -89,11 +90,11 @@ export class SplitDraws {
         if (reply.id !== id) return;
         if (reply.type === DrawReply.progress) onProgress(reply.done, reply.total);
         else if (reply.type === DrawReply.drawn) resolve(reply.counts);
-        else reject(new Error(`a draw worker: ${reply.message}`));
+        else reject(new Said("error-draw-worker", { detail: reply.message }));
       };
       worker.onerror = (e) => {
         e.preventDefault(); // handled here: the page must not take it for this worker's crash
-        reject(new Error(`a draw worker failed: ${e.message ?? "it did not start"}`));
+        reject(new Said("error-draw-worker", { detail: e.message ?? "" }));
       };
     });
     worker.postMessage({ type: DrawRequest.draw, id, job, draws, seed, part, parts });

@@ -12,6 +12,8 @@ import { nextTask } from "./drawing.js";
 import { SplitDraws } from "./split-draws.js";
 import { fetchSource } from "./model-files.js";
 import { ShippedSteps } from "./shipped-steps.js";
+import { Said } from "../shared/said.js";
+import { LANGUAGES } from "../shared/languages.js";
 
 const options = new URL(self.location.href).searchParams;
 /** The exact model's threads: the page's `?threads=N`, else one fewer than the cores. */
@@ -35,7 +37,8 @@ let queue = Promise.resolve();
 
 const ready = loadCore().then((loaded) => {
   ({ bindings: core, module: coreModule } = loaded);
-  postMessage({ type: Reply.started, simd: core.simd(), rules: core.causeRules(), columns: core.columns() });
+  const columns = Object.fromEntries(LANGUAGES.map((lang) => [lang, core.columns(lang)]));
+  postMessage({ type: Reply.started, simd: core.simd(), rules: core.causeRules(), columns });
 });
 const splitDraws = new SplitDraws(() => core, () => Promise.resolve(coreModule));
 
@@ -85,6 +88,9 @@ async function handle(data, files) {
     case Request.inspect: return inspect(data);
     case Request.monteCarlo: return monteCarlo(data);
     case Request.port: return port(data);
+    case Request.completions: return completions(data);
+    case Request.useStep: return useStep(data);
+    case Request.stepFile: return stepFile(data);
     case Request.generate: return generate(data);
     case Request.alternatives: return postMessage(alternatives(data));
     case Request.branch: return branch(data);
@@ -92,12 +98,12 @@ async function handle(data, files) {
     case Request.speculate: return speculate(data);
     case Request.observe: return postMessage(observe(data));
     case Request.trap: return trap(data.target);
-    default: throw new Error(`unknown request type ${JSON.stringify(data.type)}`);
+    default: throw new Said("error-unknown-request", { type: JSON.stringify(data.type) });
   }
 }
 
 function model() {
-  if (!lab) throw new Error("no model is loaded");
+  if (!lab) throw new Said("error-no-model");
   return lab;
 }
 
@@ -112,7 +118,8 @@ function trap(target) {
 function fail(id, e) {
   // A Rust panic surfaces as a WebAssembly.RuntimeError; the instance is unusable after it.
   const fatal = e instanceof WebAssembly.RuntimeError;
-  postMessage({ type: Reply.error, id, message: fatal ? `the wasm instance crashed: ${e.message}` : String(e?.message ?? e), fatal });
+  const said = fatal ? { id: "error-crashed", args: { detail: e.message } } : (e?.said ?? null);
+  postMessage({ type: Reply.error, id, message: String(e?.message ?? e), said, fatal });
   if (fatal) close();
 }
 
@@ -129,7 +136,11 @@ function fetchFiles({ id, source }) {
 let modelBuild = null;
 const modelBuildOnce = () => (modelBuild ??= loadModelBuild(THREADS).then((bindings) => (full = bindings)));
 
-async function load({ id, precision }, files) {
+/** Whether the loaded model is the site's default (its sha256 the shipped steps'): only then do
+ * its steps stand for the site's, to keep or to check a step file against. */
+let loadedIsDefault = false;
+
+async function load({ id, precision, source }, files) {
   await modelBuildOnce();
   postMessage({ type: Reply.progress, id, phase: "parse", loaded: 0, total: null });
   const started = performance.now();
@@ -143,11 +154,51 @@ async function load({ id, precision }, files) {
   lab = loaded;
   vocabulary = lab.vocabulary();
   const parseMs = performance.now() - started;
+  const site = await shipped.model();
+  loadedIsDefault = Boolean(site && source.sha256 && source.sha256.toLowerCase() === site.sha256 && precision === "exact");
   postMessage({
     type: Reply.ready, id, info: lab.info(), vocabulary, threads: full.threads(),
     timings: { fetchMs: files.fetchMs, parseMs, fromCache: files.fromCache },
   });
+  checkStepFile(id);
 }
+
+/** A step file in use, held to the model's own logits for its chat once the site's model is
+ * there: bit for bit, or the page says they differ (the model's figures stand from now on). */
+function checkStepFile(id) {
+  const file = shipped.file;
+  if (!file || !loadedIsDefault) return;
+  const logits = withStep({ chat: file.step.chat, step: null }, (handle) => handle.logits);
+  const same = logits.length === file.step.logits.length && logits.every((x, i) => Object.is(x, Math.fround(file.step.logits[i])));
+  postMessage({ type: Reply.stepChecked, id, url: file.url, same });
+}
+
+/** Reads and checks the step file a link names (`useStep`), for the link's chat. */
+async function useStep({ id, url, chat }) {
+  await shipped.useFile(url, chat, core);
+  postMessage({ type: Reply.stepUsed, id, url });
+}
+
+/** The next step of `chat` as a step file, from the model (`stepFile`): its logits and the
+ * completions of its byte tokens among the most probable. */
+function stepFile({ id, chat }) {
+  if (!loadedIsDefault) throw new Said("step-file-not-site-model");
+  postMessage({ type: Reply.stepFile, id, text: stepFileText(chat) });
+}
+
+/** The most probable tokens whose byte tokens a step file completes (build-steps.mjs ships as many). */
+const COMPLETED = 64;
+
+function stepFileText(chat, completions = null) {
+  return withStep({ chat, step: null }, (handle) => {
+    const done = completions ?? handle.completions(Uint32Array.from(handle.candidates(COMPLETED).map(([token]) => token)));
+    return core.writeStep(JSON.stringify(chat), handle.contextIds, handle.logits, JSON.stringify(done), siteModel.sha256, siteModel.name);
+  });
+}
+
+/** The site's model ({sha256, name}), once the manifest is read. */
+let siteModel = null;
+shipped.model().then((model) => { siteModel = model; });
 
 /** The synthetic logits a request carries (comma-separated text), read by the core's parser. */
 const syntheticLogits = (text) => core.parseLogits(new TextEncoder().encode(`[${text}]`));
@@ -168,7 +219,7 @@ function withStep({ chat, step }, use) {
  * page gets the vocabulary the shipped reports name tokens by. */
 let vocabularySent = false;
 async function shippedStep({ id, chat }) {
-  const step = await shipped.step(chat);
+  const step = await shipped.step(chat, core);
   if (!step) {
     postMessage({ type: Reply.needsModel, id, model: await shipped.model() });
     return null;
@@ -188,12 +239,32 @@ async function render(request) {
 /** The report of the step on screen: synthetic logits, a generated token, the token after the
  * chat by the model, or by the shipped steps while there is no model. */
 async function inspect(request) {
-  const { id, params, generationConfig, logits, step } = request;
-  const reply = (report, source) => postMessage({ type: Reply.distribution, id, report, source });
-  if (logits) return reply(core.inspect(syntheticLogits(logits), params, generationConfig, new Uint32Array()), "synthetic");
-  if (lab || (step !== null && step !== undefined)) return reply(withStep(request, (handle) => handle.inspect(params, generationConfig)), "model");
+  const { id, params, generationConfig, logits, step, options } = request;
+  const reply = (report, source, completions = [], url = null) => postMessage({ type: Reply.distribution, id, report, source, completions, url });
+  if (logits) return reply(core.inspect(syntheticLogits(logits), params, generationConfig, new Uint32Array(), options), "synthetic");
+  if (lab || (step !== null && step !== undefined)) {
+    reply(withStep(request, (handle) => handle.inspect(params, generationConfig, options)), "model");
+    if (loadedIsDefault && (step === null || step === undefined)) keep(request.chat);
+    return;
+  }
   const shippedAt = await shippedStep(request);
-  if (shippedAt) reply(core.inspect(shippedAt.logits, params, generationConfig, shippedAt.contextIds), "shipped");
+  if (shippedAt) reply(core.inspect(shippedAt.logits, params, generationConfig, shippedAt.contextIds, options), shippedAt.source, shippedAt.completions ?? [], shippedAt.url);
+}
+
+/** The steps the model computed, kept for the next visit (with the completions asked so far). */
+const keptCompletions = new Map();
+function keep(chat, completions = []) {
+  const key = JSON.stringify(chat);
+  const all = [...(keptCompletions.get(key) ?? []), ...completions];
+  keptCompletions.set(key, all);
+  shipped.keep(chat, stepFileText(chat, all)).catch(() => {});
+}
+
+/** The characters the byte tokens among `tokens` begin, as the model completes them at the step. */
+function completions(request) {
+  const completed = withStep(request, (handle) => handle.completions(Uint32Array.from(request.tokens)));
+  postMessage({ type: Reply.completions, id: request.id, completions: completed });
+  if (loadedIsDefault && (request.step === null || request.step === undefined)) keep(request.chat, completed);
 }
 
 /** The five most probable tokens under hf and under the literal port at a generated token, as
@@ -201,7 +272,7 @@ async function inspect(request) {
 function alternatives(request) {
   const { id, step, params, generationConfig } = request;
   return withStep(request, (handle) => {
-    const report = handle.inspect(params, generationConfig);
+    const report = handle.inspect(params, generationConfig, null);
     const top = (entry) => entry.support.slice(0, 5).map(([token, p]) => [token, p, vocabulary[token] ?? ""]);
     const token = generation.generatedIds()[step];
     const of = (entry) => new Map(entry.support).get(token) ?? 0;
@@ -232,7 +303,7 @@ async function drawJob(request) {
 /** Each column's request that samples from transformers' distribution at the step on screen. */
 async function port(request) {
   const job = await drawJob(request);
-  if (job) postMessage({ type: Reply.port, id: request.id, ports: core.port(job.logits, job.params, job.generationConfig, job.contextIds) });
+  if (job) postMessage({ type: Reply.port, id: request.id, ports: core.port(job.logits, job.params, job.generationConfig, job.contextIds, request.options) });
 }
 
 /** Both ports' draws, shared with the draw worker where this worker can start one (draws.js). */
@@ -257,7 +328,7 @@ async function monteCarlo(request) {
 async function speculate({ id, chat, options, draft, blockSize, temperatures }) {
   const run = model().startSpeculation(chat, options, draft, blockSize);
   running = { id, cancelled: false };
-  let cancelled = false;
+  let cancelled;
   try {
     for (;;) {
       await nextTask();
@@ -297,8 +368,8 @@ function observe({ id, chat, options }) {
     for (let i = 0; i < ids.length && firstOutsideHf === null; i++) {
       const step = run.stepAt(i);
       try {
-        const { hf } = step.inspect(options.params, options.generationConfig);
-        if (hf.error) throw new Error(`transformers refuses these arguments: ${hf.error}`);
+        const { hf } = step.inspect(options.params, options.generationConfig, null);
+        if (hf.error) throw new Said("error-hf-refuses", { error: hf.error });
         if (!hf.support.some(([token]) => token === ids[i])) firstOutsideHf = i;
       } finally {
         step.free();
@@ -326,7 +397,7 @@ function restore({ id, branch: number }) {
 }
 
 function lastGeneration() {
-  if (!generation) throw new Error("there is no generation to inspect or branch");
+  if (!generation) throw new Said("error-no-generation");
   return generation;
 }
 
