@@ -18,6 +18,8 @@ function bundleOf(lang) {
 /** Message `{id, args}` as the page would say it in `lang`; throws for an id the catalog lacks. */
 export function say({ id, args = {} }, lang = "en") {
   const bundle = bundleOf(lang);
+  // A message's argument may be a message itself (a link field's problem), as the page has it.
+  args = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, v && typeof v === "object" && v.id ? say(v, lang) : v]));
   const message = bundle.getMessage(id);
   if (!message?.value) throw new Error(`www/locales/${lang}/page.ftl has no message ${id}`);
   const errors = [];

@@ -77,6 +77,16 @@ export async function waitFigures(page) {
 }
 
 /** The model, loaded: asked for with the page's own control where no one has asked yet. */
+/** A column's kept count in the compared table's head (what an embed shows of the figures). */
+export const keptIn = (page, column) => page.locator(`#compare-table tr.kept td[data-column="${column}"]`);
+
+/** A count as the page shows it to an English reader (Intl's grouping: 49,152). */
+export const shown = (count) => Number(count).toLocaleString("en-US");
+/** A figure cell that says exactly `count`. */
+export const exactly = (count) => new RegExp(`^${shown(count)}$`);
+/** The count a figure cell says. */
+export const figure = (text) => Number(text.replaceAll(",", ""));
+
 export async function waitReady(page) {
   // The status line's state, whatever the page's language says it in.
   await page.locator("#status:not([data-state=starting])").waitFor({ timeout: 120_000 });
@@ -90,6 +100,11 @@ export async function waitReady(page) {
 export function cliInspect(params, extra = []) {
   return JSON.parse(cli(["inspect", "--model", MODEL, "--prompt", REFERENCE.prompt,
     "--answer-prefix", REFERENCE.answerPrefix, "--params", JSON.stringify(params), ...extra]).stdout);
+}
+
+/** `sampling-lab inspect --model` for another chat ({user, prefix}) in exact precision. */
+export function cliInspectChat({ user, prefix = "" }, params) {
+  return JSON.parse(cli(["inspect", "--model", MODEL, "--prompt", user, "--answer-prefix", prefix, "--params", JSON.stringify(params)]).stdout);
 }
 
 /** `sampling-lab port --model --format json` for the reference chat. */
@@ -111,6 +126,9 @@ export function cliGenerateIds(params, maxNewTokens) {
     "--answer-prefix", REFERENCE.answerPrefix, "--params", JSON.stringify(params), "--max-new-tokens", String(maxNewTokens)]);
   return JSON.parse(/ids: (\[[\d, ]*\])/.exec(stderr)[1]);
 }
+
+/** The core's columns, in its order (the report's: hf, then every column compared with it). */
+export const cliColumns = () => ["hf", ...Object.keys(cliInspectLogits([1, 2, 3], {}).compare)];
 
 /** The cause rules the core can name (`sampling-lab rules`), in its order. */
 export const cliRules = () => cli(["rules"]).stdout.trim().split("\n").map((line) => line.split("\t")[0]);

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, rmSync } from "node:fs";
 import { spawnSync } from "node:child_process";
-import { BASE, MODEL, PRESETS, cliGenerateIds, cliInspect, openPage, useBrowser, waitReady } from "./harness.js";
+import { BASE, MODEL, PRESETS, cliGenerateIds, cliInspect, exactly, openPage, useBrowser, waitReady } from "./harness.js";
 
 const browser = useBrowser();
 const REFERENCE_IDS = JSON.parse(readFileSync("tests/fixtures/cases.json", "utf8")).contexts.reference.ids;
@@ -17,7 +17,7 @@ test("the reference chat gives the 46 reference ids and the five published kept 
   assert.deepEqual(ids.map(Number), REFERENCE_IDS);
   for (const [label, expected] of Object.keys(PRESETS).map((l, i) => [l, [50, 49152, 40, 58, 24][i]])) {
     await page.getByRole("button", { name: label, exact: true }).click();
-    await page.getByTestId("kept-hf").filter({ hasText: new RegExp(`^${expected}$`) }).waitFor();
+    await page.getByTestId("kept-hf").filter({ hasText: exactly(expected) }).waitFor();
   }
   assert.deepEqual(errors, []);
 });
@@ -39,7 +39,7 @@ test("greedy generation of 32 tokens gives the native build's ids, and a step ca
   await page.locator("#completion [data-step='0']").click();
   await page.getByTestId("inspecting").filter({ hasText: "generated token 0" }).waitFor();
   const cli = cliInspect(params); // step 0's logits are those of the token after the prompt
-  await page.getByTestId("kept-hf").filter({ hasText: new RegExp(`^${cli.hf.kept}$`) }).waitFor();
+  await page.getByTestId("kept-hf").filter({ hasText: exactly(cli.hf.kept) }).waitFor();
   assert.equal(await page.getByTestId("tv-literal").textContent(), cli.compare.literal.tv.toFixed(4));
   assert.deepEqual(errors, []);
 });
@@ -128,8 +128,9 @@ for (const [cause, event] of [["a panic", "sampling-lab:trap"], ["running out of
   const { page } = await openPage(browser);
   await page.getByLabel("User message").fill("Name a colour.");
   await page.getByRole("button", { name: "top_k 0, top_p 0.9", exact: true }).click();
+  await page.locator('#compare-table th[data-column="vllm"] button.compare-toggle').click();
+  await page.waitForURL(/cols=literal%2Ccorrected%2Cvllm/);
   await page.getByLabel("Panels").check();
-  await page.locator("#show-transformers_js").uncheck();
   // The figures of this chat and preset, not those of the chat the page opened with.
   await page.locator("#effective-top_k").filter({ hasText: /→ 0 \(passed\)/ }).waitFor();
   const kept = await page.getByTestId("kept-hf").filter({ hasText: /^\d+$/ }).textContent();
@@ -137,12 +138,13 @@ for (const [cause, event] of [["a panic", "sampling-lab:trap"], ["running out of
   await page.evaluate((name) => window.dispatchEvent(new Event(name)), event);
   await page.getByTestId("error").filter({ hasText: "crashed" }).waitFor({ timeout: 120_000 });
   await waitReady(page);
-  await page.getByTestId("kept-hf").filter({ hasText: new RegExp(`^${kept}$`) }).waitFor();
+  await page.getByTestId("kept-hf").filter({ hasText: exactly(kept) }).waitFor();
   assert.equal(await page.getByLabel("User message").inputValue(), "Name a colour.");
   assert.equal(await page.getByLabel(/generate\(\) keyword arguments/).inputValue(), before.params);
-  assert.equal(page.url(), before.url, "the view and the columns shown are kept in the URL");
+  assert.equal(page.url(), before.url, "the view and the columns compared are kept in the URL");
   assert.equal(await page.locator("#panel-literal").isVisible(), true);
-  assert.equal(await page.locator("#panel-transformers_js").isVisible(), false);
+  await page.getByLabel("Compare").check();
+  await page.locator('#compare-table[data-compared="literal,corrected,vllm"]').waitFor();
   await page.getByRole("button", { name: "top_k 40", exact: true }).click();
   await page.getByTestId("kept-hf").filter({ hasText: /^40$/ }).waitFor();
 });

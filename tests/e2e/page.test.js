@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { BASE, PRESETS, cliInspect, cliInspectLogits, openPage, useBrowser, waitReady } from "./harness.js";
+import { BASE, PRESETS, cliInspect, cliInspectLogits, exactly, figure, keptIn, openPage, shown, useBrowser, waitReady } from "./harness.js";
 
 const browser = useBrowser();
 
@@ -13,12 +13,12 @@ test("each reference preset shows the kept counts and TV that the CLI prints", a
   for (const [label, params] of Object.entries(PRESETS)) {
     const cli = cliInspect(params);
     await page.getByRole("button", { name: label, exact: true }).click();
-    await page.getByTestId("kept-hf").filter({ hasText: new RegExp(`^${cli.hf.kept}$`) }).waitFor();
-    await page.getByTestId("kept-literal").filter({ hasText: new RegExp(`^${cli.literal.kept}$`) }).waitFor();
-    assert.equal(await page.getByTestId("kept-corrected").textContent(), String(cli.corrected.kept), label);
+    await page.getByTestId("kept-hf").filter({ hasText: exactly(cli.hf.kept) }).waitFor();
+    await page.getByTestId("kept-literal").filter({ hasText: exactly(cli.literal.kept) }).waitFor();
+    assert.equal(await page.getByTestId("kept-corrected").textContent(), shown(cli.corrected.kept), label);
     assert.equal(await page.getByTestId("tv-literal").textContent(), cli.compare.literal.tv.toFixed(4), label);
     assert.equal(await page.getByTestId("tv-corrected").textContent(), cli.compare.corrected.tv.toFixed(4), label);
-    kept.push(Number(await page.getByTestId("kept-hf").textContent()));
+    kept.push(figure(await page.getByTestId("kept-hf").textContent()));
   }
   assert.deepEqual(kept, [50, 49152, 40, 58, 24]);
   await page.screenshot({ path: "target/screenshots/demo-desktop.png", fullPage: true });
@@ -103,7 +103,7 @@ async function figuresOn(page) {
 test("embed mode fits 720 × 600: the compared table with every column's figures and the causes, no controls, a link back", async () => {
   const page = await browser.browser.newPage({ viewport: { width: 720, height: 600 } });
   await page.goto(`${BASE}?embed=1&preset=temp-0.7&params=%7B%22do_sample%22%3Atrue%2C%22temperature%22%3A0.7%7D`);
-  await page.getByTestId("kept-hf").filter({ hasText: /^50$/ }).waitFor({ timeout: 120_000 });
+  await keptIn(page, "hf").filter({ hasText: /^50$/ }).waitFor({ timeout: 120_000 });
   assert.equal(await page.getByRole("button", { name: "Generate" }).isVisible(), false);
   for (const control of ["#exercises-link", "#hub-repo", "#model-file", "#params"]) assert.equal(await page.locator(control).isVisible(), false, control);
   for (const shown of ["#compare-table", "#causes"]) assert.equal(await page.locator(shown).isVisible(), true, shown);
@@ -120,7 +120,7 @@ test("embed mode fits 720 × 600: the compared table with every column's figures
   await page.screenshot({ path: "target/screenshots/embed.png" });
   // The link's comparison: DFlash's sample() against transformers, in the table and the finding.
   await page.goto(`${BASE}?embed=1&cols=dflash`);
-  await page.getByTestId("kept-hf").filter({ hasText: /^24$/ }).waitFor({ timeout: 120_000 });
+  await keptIn(page, "hf").filter({ hasText: /^24$/ }).waitFor({ timeout: 120_000 });
   assert.equal(await page.getByTestId("error").textContent(), "");
   assert.equal(await page.locator("#compare-table").getAttribute("data-compared"), "dflash");
   assert.match(await page.getByTestId("finding").textContent(), /DFlash's sample\(\) keeps 49,152 tokens/);
@@ -132,7 +132,7 @@ test("the example documentation page shows two embeds, each with its figures in 
   for (const [id, kept] of [["embed-implicit-top-k", 50], ["embed-top-p", 24]]) {
     await page.locator(`#${id}`).scrollIntoViewIfNeeded();
     const frame = page.frameLocator(`#${id}`);
-    await frame.getByTestId("kept-hf").filter({ hasText: new RegExp(`^${kept}$`) }).waitFor({ timeout: 120_000 });
+    await keptIn(frame, "hf").filter({ hasText: exactly(kept) }).waitFor({ timeout: 120_000 });
     assert.equal(await frame.locator("#compare-table").isVisible(), true, id);
     const height = await frame.locator("html").evaluate((html) => html.scrollHeight);
     assert.ok(height <= 600, `${id} is ${height} px tall`);
@@ -162,9 +162,9 @@ test("DFlash's and transformers.js' columns show the CLI's figures, with the tem
   const { page, errors } = await openPage(browser);
   await page.getByRole("button", { name: "SmolLM2's recommended" }).click();
   const cli = cliInspect({ do_sample: true, temperature: 0.2, top_p: 0.9 });
-  await page.getByTestId("kept-hf").filter({ hasText: new RegExp(`^${cli.hf.kept}$`) }).waitFor();
+  await page.getByTestId("kept-hf").filter({ hasText: exactly(cli.hf.kept) }).waitFor();
   assert.equal(await page.getByTestId("kept-transformers_js").textContent(), "50", "transformers.js ignores top_p");
-  assert.equal(await page.getByTestId("kept-dflash").textContent(), String(cli.dflash.kept));
+  assert.equal(await page.getByTestId("kept-dflash").textContent(), shown(cli.dflash.kept));
   assert.equal(await page.getByTestId("tv-dflash").textContent(), cli.compare.dflash.tv.toFixed(4));
   assert.equal(await page.getByTestId("tv-transformers_js").textContent(), cli.compare.transformers_js.tv.toFixed(4));
   await page.getByTestId("causes").filter({ hasText: "never applies top_p=0.9" }).waitFor();
@@ -227,7 +227,7 @@ test("the other presets: SmolLM2's settings, greedy, transformers' temperature e
   const { page, errors } = await openPage(browser);
   const smollm2 = cliInspect({ do_sample: true, temperature: 0.2, top_p: 0.9 });
   await page.getByRole("button", { name: "SmolLM2's recommended" }).click();
-  await page.getByTestId("kept-hf").filter({ hasText: new RegExp(`^${smollm2.hf.kept}$`) }).waitFor();
+  await page.getByTestId("kept-hf").filter({ hasText: exactly(smollm2.hf.kept) }).waitFor();
   assert.equal(await page.getByTestId("tv-literal").textContent(), smollm2.compare.literal.tv.toFixed(4));
 
   await page.getByRole("button", { name: "greedy", exact: true }).click();
@@ -275,7 +275,7 @@ test("Monte Carlo draws on two workers off the main thread, agrees with the CLI,
   await page.getByTestId("kept-hf").filter({ hasText: /^50$/ }).waitFor();
   await page.getByLabel("draws per port").fill("20000");
   await page.getByRole("button", { name: "Draw", exact: true }).click();
-  await page.getByTestId("mc-status").filter({ hasText: "done" }).waitFor({ timeout: 120_000 });
+  await page.getByTestId("mc-status").filter({ hasText: "done" }).waitFor({ timeout: 300_000 });
   const cli = cliInspect(params, ["--draws", "20000", "--seed", "0"]).monte_carlo;
   for (const name of ["literal", "corrected"]) {
     assert.equal(await page.getByTestId(`mc-check-${name}`).textContent(), "consistent");
@@ -309,7 +309,7 @@ test("a draw worker that dies leaves its half to the page's worker, which draws 
       await page.getByTestId("mc-status").filter({ hasText: /draws\/s/ }).waitFor();
       await page.evaluate(() => window.dispatchEvent(new Event("sampling-lab:trap-draws")));
     }
-    await page.getByTestId("mc-status").filter({ hasText: "done" }).waitFor({ timeout: 120_000 });
+    await page.getByTestId("mc-status").filter({ hasText: "done" }).waitFor({ timeout: 300_000 });
     const fields = ["draws", "distinct", "outside", "tv", "check", "top"];
     const figures = await Promise.all(["literal", "corrected"].flatMap((name) => fields.map((f) => page.locator(`#mc-${f}-${name}`).textContent())));
     await page.close();
@@ -330,7 +330,7 @@ test("arguments one by one: not passed, passed, passed as None, and the implicit
   await page.getByLabel(/^top_k value/).fill("None");
   await page.getByLabel(/^top_k value/).dispatchEvent("input");
   assert.equal(await page.getByLabel(/generate\(\) keyword arguments/).inputValue(), '{"do_sample": true, "temperature": 0.7, "top_k": null}');
-  await page.getByTestId("kept-hf").filter({ hasText: /^49152$/ }).waitFor();
+  await page.getByTestId("kept-hf").filter({ hasText: exactly(49152) }).waitFor();
   await page.getByLabel(/^temperature value/).fill("1.0");
   await page.getByLabel(/^temperature value/).dispatchEvent("input");
   assert.match(await page.getByLabel(/generate\(\) keyword arguments/).inputValue(), /"temperature": 1\.0/);

@@ -7,6 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { BASE, MODEL, cliInspect, openPage, useBrowser, waitFigures } from "./harness.js";
+import { LANGUAGES } from "../../www/shared/languages.js";
 
 const browser = useBrowser();
 const SIZES = [["desktop", { width: 1280, height: 800 }, ""], ["phone", { width: 390, height: 844 }, ""], ["embed", { width: 720, height: 600 }, "?embed=1"]];
@@ -54,6 +55,23 @@ for (const [name, viewport, query] of SIZES) {
     await page.close();
   });
 }
+
+test("the table's sticky heads never cover its first token, at every size and in every language", async () => {
+  for (const lang of LANGUAGES) {
+    for (const [name, viewport, query] of SIZES) {
+      const page = await browser.browser.newPage({ viewport });
+      await page.goto(`${BASE}${query}${query ? "&" : "?"}lang=${lang}`);
+      await waitFigures(page);
+      const [heads, first] = await page.locator("#compare-table").evaluate((table) => [
+        // The cells are what is sticky: their boxes are where the heads are drawn.
+        Math.max(...[...table.querySelectorAll("thead th, thead td")].map((cell) => cell.getBoundingClientRect().bottom)),
+        table.querySelector("tbody tr").getBoundingClientRect().top,
+      ]);
+      assert.ok(first >= heads - 0.5, `${lang}, ${name}: the first token's row starts at ${first}, under heads ending at ${heads}`);
+      await page.close();
+    }
+  }
+});
 
 test("a byte token's label is the character the model completes it to, from the shipped step, with no model request", async () => {
   const page = await browser.browser.newPage({ viewport: { width: 720, height: 600 } });

@@ -4,17 +4,20 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { DEFAULTS, checkColumns, colsValue, parseState, shownColumns, stateQuery } from "../../www/state/state.js";
+import { DEFAULTS, MOST_COMPARED, checkColumns, comparedColumns, parseState, stateQuery, toggleCompared } from "../../www/state/state.js";
+import { LANGUAGES } from "../../www/shared/languages.js";
+import { say } from "./catalog.js";
+import { cliColumns } from "./harness.js";
 
 const KEYS = [...Object.keys(DEFAULTS), "evil", "__proto__", "constructor", "toString", ""];
 const HOSTILE = ['<img src=x onerror="alert(1)">', "<script>alert(2)</script>", "javascript:alert(3)", '{"__proto__": {"x": 1}}',
   "null", "[]", "1e309", "-1", "NaN", "0x10", "\u0000", "\u202e", "😀".repeat(50), "a".repeat(25_000), "%", "%E0%A4%A", "1,2,3", "hf,evil"];
 
 const value = fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.constantFrom(...HOSTILE), fc.json(), fc.integer().map(String),
-  fc.double().map(String), fc.subarray(["hf", "literal", "corrected", "dflash", "transformers_js", "llama_cpp", "vllm", "sglang", "mlx_lm", "ollama", "evil", ""]).map((c) => c.join(",")));
+  fc.double().map(String), fc.subarray([...cliColumns(), "evil", ""]).map((c) => c.join(",")));
 const field = fc.tuple(fc.oneof(fc.constantFrom(...KEYS), fc.string()), value);
 /** The core's columns, as the worker lists them. */
-const COLUMNS = ["hf", "literal", "corrected", "dflash", "transformers_js", "llama_cpp", "vllm", "sglang", "mlx_lm", "ollama"];
+const COLUMNS = cliColumns();
 const NAME = /^[a-z][a-z0-9_]{0,39}$/;
 const isObjectJson = (t) => { try { const v = JSON.parse(t); return v !== null && typeof v === "object" && !Array.isArray(v); } catch { return false; } };
 const text = (v) => typeof v === "string" && v.length <= 20_000;
@@ -39,8 +42,10 @@ const INVARIANTS = {
   log: (v) => typeof v === "boolean",
   embed: (v) => typeof v === "boolean",
   threads: whole(0, 8),
-  view: (v) => v === "overlay" || v === "panels",
+  view: (v) => v === "compare" || v === "panels",
   cols: (v) => v === "" || v === "none" || v.split(",").every((c) => NAME.test(c)),
+  lang: (v) => v === "" || LANGUAGES.includes(v),
+  stepfile: (v) => v === "" || (/\.json$/.test(v) && !v.includes("..")),
 };
 
 /** A query string as a browser would hand it over: encoded pairs, or raw text. */
@@ -53,7 +58,8 @@ test("10 000 hostile links: the state parser never throws, and every field is ch
   fc.assert(fc.property(query, (search) => {
     const { state, problems } = parseState(search);
     assert.deepEqual(Object.keys(state).sort(), Object.keys(DEFAULTS).sort(), "only the page's own fields");
-    assert.ok(problems.every((p) => typeof p === "string" && p.length > 0 && p.length < 400), "problems are short named messages");
+    const said = problems.map((p) => say(p));
+    assert.ok(said.every((p) => p.length > 0 && p.length < 400), "problems are short named messages");
     assert.deepEqual(Object.keys(INVARIANTS).sort(), Object.keys(DEFAULTS).sort(), "every field has an invariant");
     for (const [key, v] of Object.entries(state)) assert.ok(INVARIANTS[key](v), `${key} kept as ${JSON.stringify(v).slice(0, 80)}`);
     // What was kept is what the checks accept: written back and read again, it reads the same with no problem.
@@ -62,7 +68,7 @@ test("10 000 hostile links: the state parser never throws, and every field is ch
     assert.deepEqual(again.state, state);
     const given = new URLSearchParams(search);
     for (const key of given.keys()) {
-      if (!Object.hasOwn(DEFAULTS, key)) assert.ok(problems.some((p) => p.includes("unknown link field")), `unknown ${key} named`);
+      if (!Object.hasOwn(DEFAULTS, key)) assert.ok(said.some((p) => p.includes("unknown link field")), `unknown ${key} named`);
     }
   }), { numRuns: 10_000, seed: 20261203 });
 });
@@ -72,13 +78,19 @@ test("a link's columns are checked against the core's list: unknown names are na
     const { state } = parseState(search);
     const { state: checked, problems } = checkColumns(state, COLUMNS);
     assert.ok(COLUMNS.includes(checked.semantics));
-    const { shown, unknown } = shownColumns(checked.cols, COLUMNS);
+    const { compared, unknown } = comparedColumns(checked.cols, COLUMNS);
     assert.deepEqual(unknown, []);
-    assert.ok(shown.every((c) => COLUMNS.includes(c)));
-    const named = problems.join(" ");
-    for (const name of shownColumns(state.cols, COLUMNS).unknown) assert.ok(named.includes(`“${name}”`), `${name} is named`);
+    assert.ok(compared.every((c) => COLUMNS.includes(c) && c !== "hf"), "hf is never compared with itself");
+    assert.ok(compared.length <= MOST_COMPARED);
+    const named = problems.map((p) => say(p)).join(" ");
+    for (const name of comparedColumns(state.cols, COLUMNS).unknown) assert.ok(named.includes(name), `${name} is named`);
     if (!COLUMNS.includes(state.semantics)) assert.match(named, /“semantics” names no column/);
-    // Written back, the shown columns read the same.
-    assert.deepEqual(shownColumns(colsValue(shown, COLUMNS), COLUMNS).shown, shown);
+    // Toggling a column twice comes back to the same comparison (the order aside: one added comes last).
+    for (const name of COLUMNS.slice(1)) {
+      const there = comparedColumns(toggleCompared(compared, name), COLUMNS).compared;
+      assert.ok(there.includes(name) !== compared.includes(name), `${name} toggled`);
+      const back = comparedColumns(toggleCompared(there, name), COLUMNS).compared;
+      if (compared.length < MOST_COMPARED) assert.deepEqual([...back].sort(), [...compared].sort(), `${name} toggled back`);
+    }
   }), { numRuns: 2_000, seed: 20261204 });
 });

@@ -118,8 +118,13 @@ export function drawCompareTable(report, { compared, log, completions, picked, o
   table.replaceChildren(head, body, foot);
   table.onkeydown = moveFocus;
   if (hadFocus) table.querySelector('button.token-button[tabindex="0"]')?.focus();
-  // The sticky figure rows sit under the names' row, however tall its upright names make it.
-  table.style.setProperty("--names-height", `${names.getBoundingClientRect().height}px`);
+  // The sticky figure rows sit under the names' row and each other, however tall the upright
+  // names and the language's font make them (an offset past a row's own place would cover the
+  // first token).
+  // (A table drawn while hidden keeps the offsets it had.)
+  const [namesHeight, keptHeight] = [names, kept].map((row) => row.getBoundingClientRect().height);
+  if (namesHeight > 0) table.style.setProperty("--names-height", `${namesHeight}px`);
+  if (keptHeight > 0) table.style.setProperty("--kept-height", `${keptHeight}px`);
   table.dataset.rows = String(rows.length);
   table.dataset.compared = compared.join(",");
   table.setAttribute("aria-label", t("compare-table-label", { columns: wide.map((c) => label(c.name)).join(", ") }));

@@ -22,7 +22,7 @@ async function fetchHub(base, onProgress) {
   const file = (name) => new URL(name, base.endsWith("/") ? base : `${base}/`).href;
   const optional = (name) => download(file(name)).catch(() => undefined);
   const config = await download(file("config.json")).catch((e) => {
-    throw new Said("error-hub-folder", { detail: e.said?.args.url ?? e.message });
+    throw new Said("error-hub-folder", { detail: e.said ?? e.message });
   });
   const parts = await Promise.all([
     download(file("tokenizer.json")), optional("tokenizer_config.json"), optional("generation_config.json"),

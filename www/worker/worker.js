@@ -251,10 +251,12 @@ async function inspect(request) {
   if (shippedAt) reply(core.inspect(shippedAt.logits, params, generationConfig, shippedAt.contextIds, options), shippedAt.source, shippedAt.completions ?? [], shippedAt.url);
 }
 
-/** The steps the model computed, kept for the next visit (with the completions asked so far). */
+/** The steps the model computed, kept for the next visit (with the completions asked so far):
+ * written once per chat, and again when its completions grow — not at every inspection. */
 const keptCompletions = new Map();
 function keep(chat, completions = []) {
   const key = JSON.stringify(chat);
+  if (keptCompletions.has(key) && !completions.length) return;
   const all = [...(keptCompletions.get(key) ?? []), ...completions];
   keptCompletions.set(key, all);
   shipped.keep(chat, stepFileText(chat, all)).catch(() => {});
