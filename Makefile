@@ -10,7 +10,7 @@ MODEL_SHA256 ?=
 
 
 
-.PHONY: demo test setup pkg model site serve steps package venv-mlx test-native test-wasm test-page test-transformers-js test-llama-cpp test-site test-browsers fixtures onnx bench fuzz
+.PHONY: demo test setup pkg model site serve steps package venv-mlx test-native test-wasm test-page test-transformers-js test-llama-cpp test-site test-browsers fixtures onnx bench fuzz screenshots
 
 demo: setup pkg model steps
 	python3 scripts/serve.py --port $(PORT)
@@ -87,13 +87,19 @@ test-llama-cpp: pkg model steps
 	npm run --silent test:llama-cpp
 
 # dist/ as static hosts serve it: plain, with its _headers, under a sub-path; the model from a
-# link, the Hub field and a shared download.
+# link, the Hub field and a shared download; a writer's chats (the example chats file) shipped,
+# step files and kept steps.
+test-site: CHATS = docs/examples/chats.json
 test-site: site
 	npm run --silent test:site
 
 # The page's core flows in Chromium, Firefox ESR and WebKitGTK, on dist/ with its _headers.
 test-browsers: site
 	npm run --silent test:browsers
+
+# The docs' pictures of the page (docs/page*.png), redrawn from the page as it is now.
+screenshots: pkg model steps
+	node scripts/screenshots.mjs
 
 # Speed and memory, side by side with wllama (llama.cpp's wasm) and transformers.js in the same
 # browser, at 1 and 2 threads: tables, the issue's ratios and target/bench/latest.json. Not a test:

@@ -3,11 +3,15 @@
 // latency), the page and an embed, a cold cache (a new browser context) and a warm one (a reload).
 // Two flows side by side: the page as it is (the sampling core and the shipped step first), and
 // the model first (the same site without its shipped steps: the page must load the model, as it
-// did before it shipped them). Bytes are every response's transferred size (compressed), page and
-// workers, until the figures appear. Figures, not tests: nothing here is asserted.
-import { existsSync } from "node:fs";
+// did before it shipped them). A third: an embed of a writer's own chat, which the site does not
+// ship, drawn from the step file the writer put beside it. Bytes are every response's transferred
+// size (compressed), page and workers, until the figures appear. Figures, not tests: nothing here
+// is asserted.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { headersFile, serveStatic } from "../scripts/static-server.mjs";
+import { DEFAULTS, stateQuery } from "../www/state/state.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const DIST = join(ROOT, "dist");
@@ -15,13 +19,47 @@ const DIST = join(ROOT, "dist");
 export const SPEEDS = [10, 50];
 const LATENCY_MS = 40;
 
-/** dist/ twice: as built, and without its shipped steps (the model-first flow). */
+/** A writer's chat the site does not ship, and where its step file is served (a folder of the
+ * site, as a writer without a Hub repo would put it). */
+const WRITERS_CHAT = { system: null, messages: [{ role: "user", content: "用一句话介绍你自己。" }], answer_prefix: "" };
+const STEP_FILE = "writer/introduce.json";
+
+/** dist/ twice: as built (with a writer's step file beside it), and without its shipped steps
+ * (the model-first flow). */
 export async function serveSite() {
   if (!existsSync(join(DIST, "steps/index.json"))) throw new Error("no dist/: `make site` builds it (make bench does)");
   const headers = headersFile(join(DIST, "_headers"), "/shipped/");
   const withoutSteps = headersFile(join(DIST, "_headers"), "/model-first/");
-  return serveStatic([["/model-first/steps/", join(DIST, "no-such-folder")], ["/model-first/", DIST], ["/shipped/", DIST]],
+  const writer = await writeStepFile();
+  return serveStatic([["/model-first/steps/", join(DIST, "no-such-folder")], ["/model-first/", DIST], ["/shipped/writer/", writer], ["/shipped/", DIST]],
     (path) => (path.startsWith("/model-first/") ? withoutSteps(path) : headers(path)), () => {}, { gzip: true });
+}
+
+/** The writer's step file, as the page's "Embed this" saves it: computed by pkg/ (the page's own
+ * build) in Node, written by the core. Returns the folder it is in. */
+async function writeStepFile() {
+  const manifest = JSON.parse(readFileSync(join(DIST, "steps/index.json"), "utf8"));
+  const wasm = await import(join(ROOT, "pkg/sampling_lab.js"));
+  wasm.initSync({ module: readFileSync(join(ROOT, "pkg/sampling_lab_bg.wasm")) });
+  const lab = wasm.Lab.fromGguf(readFileSync(join(ROOT, manifest.model.path)), "exact");
+  const step = lab.nextStep(WRITERS_CHAT);
+  try {
+    const completions = step.completions(Uint32Array.from(step.candidates(64).map(([token]) => token)));
+    const text = wasm.writeStep(JSON.stringify(WRITERS_CHAT), step.contextIds, step.logits, JSON.stringify(completions), manifest.model.sha256, manifest.model.name);
+    const folder = mkdtempSync(join(tmpdir(), "sampling-lab-writer-"));
+    mkdirSync(join(folder, "writer"), { recursive: true });
+    writeFileSync(join(folder, STEP_FILE), text);
+    return join(folder, "writer");
+  } finally {
+    step.free();
+    lab.free();
+  }
+}
+
+/** The query of a visit: the site's default chat, or the writer's with its step file. */
+function query(flow, embed) {
+  if (flow !== "step-file") return embed ? "?embed=1" : "";
+  return stateQuery({ ...DEFAULTS, embed: true, user: WRITERS_CHAT.messages[0].content, prefix: "", stepfile: STEP_FILE });
 }
 
 /**
@@ -36,7 +74,7 @@ export async function visit(browser, base, { flow, embed, mbit, warm }) {
   await cdp.send("Network.emulateNetworkConditions", {
     offline: false, latency: LATENCY_MS, downloadThroughput: (mbit * 1e6) / 8, uploadThroughput: (mbit * 1e6) / 8,
   });
-  const url = `${base}${flow}/${embed ? "?embed=1" : ""}`;
+  const url = `${base}${flow === "step-file" ? "shipped" : flow}/${query(flow, embed)}`;
   if (warm) {
     await page.goto(url);
     await firstFigures(page, flow === "model-first");
@@ -74,12 +112,13 @@ async function firstFigures(page, modelFirst) {
 /** Every visit the bench measures: [key, label, options]. */
 export function visits() {
   const list = [];
-  for (const flow of ["shipped", "model-first"]) {
-    for (const embed of [false, true]) {
+  const names = { shipped: "core + shipped step", "model-first": "model first", "step-file": "core + a writer's step file" };
+  for (const flow of ["shipped", "model-first", "step-file"]) {
+    for (const embed of flow === "step-file" ? [true] : [false, true]) {
       for (const mbit of SPEEDS) {
         for (const warm of [false, true]) {
           const key = `first-figures/${flow}/${embed ? "embed" : "page"}@${mbit}mbit/${warm ? "warm" : "cold"}`;
-          const label = `${flow === "shipped" ? "core + shipped step" : "model first"}, ${embed ? "embed" : "page"}, ${mbit} Mbit/s, ${warm ? "warm" : "cold"}`;
+          const label = `${names[flow]}, ${embed ? "embed" : "page"}, ${mbit} Mbit/s, ${warm ? "warm" : "cold"}`;
           list.push([key, label, { flow, embed, mbit, warm }]);
         }
       }

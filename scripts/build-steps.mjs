@@ -24,7 +24,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULTS } from "../www/state/state.js";
+import { DEFAULTS, stateQuery } from "../www/state/state.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const OUT = join(ROOT, "steps");
@@ -55,7 +55,7 @@ function writersChats(file) {
   try {
     read = JSON.parse(readFileSync(file, "utf8"));
   } catch (e) {
-    throw new Error(`${file}: not a JSON file (${e.message})`);
+    throw new Error(`${file}: not a JSON file (${e.message})`, { cause: e });
   }
   if (!Array.isArray(read?.chats) || read.chats.length === 0) throw new Error(`${file}: expected {"chats": [{"user": "…"}, …]}`);
   return read.chats.map((entry, i) => {
@@ -114,6 +114,15 @@ async function build(modelPath, chatsFile) {
   writeFileSync(join(OUT, "index.json"), `${JSON.stringify(manifest, null, 1)}\n`);
   lab.free();
   console.log(`steps: ${steps.length} context(s) of ${modelPath} in steps/ (${steps.map((s) => s.sha256.slice(0, 12)).join(", ")})`);
+  // The writer's embeds: each chat's link, to put after the site's address.
+  for (const { chat, params } of chatsFile ? writersChats(chatsFile) : []) console.log(`  embed: ${embedQuery(chat, params)}`);
+}
+
+/** The embed of a writer's chat, as the page's own "Embed this" writes its query. */
+function embedQuery(chat, params) {
+  const state = { ...DEFAULTS, embed: true, user: chat.messages[0].content, prefix: chat.answer_prefix, system: chat.system ?? "" };
+  if (params) state.params = JSON.stringify(params);
+  return stateQuery(state);
 }
 
 const args = process.argv.slice(2);

@@ -105,3 +105,20 @@ fn every_message_the_page_names_is_in_its_catalog() {
     assert!(named > 200, "the page's messages were read: {named}");
     assert!(missing.is_empty(), "messages www/locales/en/page.ftl lacks:\n{}", missing.join("\n"));
 }
+
+/// The step file's refusals are said by the page from its catalog (`StepFileError::message`).
+#[test]
+fn every_step_file_refusal_is_a_page_message() {
+    let catalog = page_catalog("en");
+    let source = std::fs::read_to_string(Path::new(ROOT).join("src/step_file.rs")).unwrap();
+    let ids: Vec<&str> = source
+        .match_indices("(\"step-file-")
+        .map(|(at, _)| {
+            let rest = &source[at + 2..];
+            &rest[..rest.find('"').unwrap()]
+        })
+        .collect();
+    assert!(ids.len() >= 9, "the refusals were read: {ids:?}");
+    let missing: Vec<_> = ids.iter().filter(|id| !catalog.contains_key(**id)).collect();
+    assert!(missing.is_empty(), "www/locales/en/page.ftl lacks {missing:?}");
+}

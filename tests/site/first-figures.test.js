@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { headersFile, serveStatic } from "../../scripts/static-server.mjs";
 import { launchChromium, MODEL } from "../e2e/harness.js";
+import { visit } from "./visit.js";
 
 const DIST = "dist";
 const BUDGET_BYTES = 1.5e6;
@@ -22,47 +23,15 @@ after(async () => {
   state.site?.server.close();
 });
 
-/** A fresh context (empty caches) on `query`; `seen.bytes` sums the transferred size (headers and
- * compressed body, page and workers) of every response that ended before the first figures, and
- * `seen.model` when the model was asked for. `hold` keeps
- * the model's download unanswered until `release()` lets it through. */
-async function visit(query, { viewport = { width: 1280, height: 800 }, hold = false } = {}) {
-  const context = await state.browser.newContext({ viewport });
-  const seen = { bytes: 0, model: [], figuresAt: null };
-  let release = () => {};
-  const held = new Promise((resolve) => { release = resolve; });
-  await context.route(`**/${MODEL}`, async (route) => {
-    seen.model.push(Date.now());
-    if (hold) await held;
-    await route.continue().catch(() => {});
-  });
-  const finished = [];
-  context.on("requestfinished", async (request) => {
-    const sizes = await request.sizes().catch(() => null);
-    const { startTime, responseEnd } = request.timing();
-    if (sizes) finished.push({ endedAt: startTime + responseEnd, bytes: sizes.responseBodySize + sizes.responseHeadersSize });
-  });
-  // The moment the first sentence of figures is drawn, as the page's own clock has it.
-  await context.addInitScript(() => {
-    new MutationObserver((_, observer) => {
-      if (document.getElementById("finding")?.textContent) {
-        window.figuresAt = Date.now();
-        observer.disconnect();
-      }
-    }).observe(document, { subtree: true, childList: true, characterData: true });
-  });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(state.site.base + query);
-  await page.getByTestId("finding").filter({ hasText: /./ }).waitFor({ timeout: 60_000 });
-  seen.figuresAt = await page.evaluate(() => window.figuresAt);
-  seen.bytes = finished.filter((r) => r.endedAt <= seen.figuresAt).reduce((sum, r) => sum + r.bytes, 0);
-  return { context, page, errors, seen, release };
+/** A first visit to dist/ on `query`, its first figures drawn (visit.js). */
+async function firstVisit(query, options) {
+  const visited = await visit(state.browser, state.site.base, query, options);
+  await visited.figures();
+  return visited;
 }
 
 test("the first figures come from the core and the shipped step within 1.5 MB transferred, before any request for the model", async (t) => {
-  const { context, page, errors, seen, release } = await visit("", { hold: true });
+  const { context, page, errors, seen, release } = await firstVisit("", { hold: true });
   try {
     t.diagnostic(`${seen.bytes} bytes transferred before the first figures`);
     assert.ok(seen.bytes > 0 && seen.bytes <= BUDGET_BYTES, `${seen.bytes} bytes before the first figures`);
@@ -81,7 +50,7 @@ test("the first figures come from the core and the shipped step within 1.5 MB tr
 });
 
 test("with the model's download held, presets, arguments, the temperature table, Monte Carlo, export and share work on the shipped step, and the ties lab needs no model", async () => {
-  const { context, page, errors, release } = await visit("", { hold: true });
+  const { context, page, errors, release } = await firstVisit("", { hold: true });
   try {
     await page.getByRole("button", { name: "top_k 40", exact: true }).click();
     await page.getByTestId("kept-hf").filter({ hasText: /^40$/ }).waitFor();
@@ -111,7 +80,7 @@ test("with the model's download held, presets, arguments, the temperature table,
 });
 
 test("an embed asks for no model until its reader uses a control that needs it, and that control names the download's size", async () => {
-  const { context, page, errors, seen } = await visit(`?embed=1&params=${encodeURIComponent('{"do_sample":true,"temperature":0.7,"top_k":40}')}`, { viewport: { width: 720, height: 600 } });
+  const { context, page, errors, seen } = await firstVisit(`?embed=1&params=${encodeURIComponent('{"do_sample":true,"temperature":0.7,"top_k":40}')}`, { viewport: { width: 720, height: 600 } });
   try {
     assert.equal(await page.getByTestId("kept-hf").textContent(), "40");
     await page.waitForTimeout(3000);

@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { headersFile, serveStatic } from "../../scripts/static-server.mjs";
-import { launchChromium, MODEL } from "../e2e/harness.js";
+import { keptIn, launchChromium, MODEL } from "../e2e/harness.js";
 
 const DIST = "dist";
 const state = { violations: [] };
@@ -105,7 +105,7 @@ test("two embeds on one documentation page show their figures without the model,
   try {
     await page.goto(`${site.url}embed-example.html`);
     const frames = ["embed-implicit-top-k", "embed-top-p"].map((id) => page.frameLocator(`#${id}`));
-    for (const frame of frames) await frame.getByTestId("kept-hf").filter({ hasText: /^\d+$/ }).waitFor({ timeout: 120_000 });
+    for (const frame of frames) await keptIn(frame, "hf").filter({ hasText: /^\d+$/ }).waitFor({ timeout: 120_000 });
     const downloads = () => site.requests.filter((r) => r === `GET /${MODEL}`);
     assert.deepEqual(downloads(), [], "an embed asked for the model on its own");
     for (const frame of frames) {
@@ -187,4 +187,18 @@ test("a download that is not the default model's file is refused by its sha256 a
     await context.close();
     site.server.close();
   }
+});
+
+test("dist's title and description name every column the core lists, for readers without scripts", async () => {
+  const core = await import("../../pkg-core/sampling_lab.js");
+  core.initSync({ module: readFileSync("pkg-core/sampling_lab_bg.wasm") });
+  const html = readFileSync(`${DIST}/index.html`, "utf8");
+  const title = /<title>([^<]*)<\/title>/.exec(html)[1];
+  const description = /<meta name="description" content="([^"]*)"/.exec(html)[1];
+  const columns = core.columns("en").filter((c) => c.name !== "hf");
+  assert.ok(columns.length >= 3, "the core's columns were read");
+  for (const { short } of columns) assert.ok(title.includes(short), `the title names ${short}: ${title}`);
+  assert.match(description, /transformers' generate\(\)/);
+  // The pair the page opens on is named in words there; every other column by its name.
+  for (const { short } of columns.slice(2)) assert.ok(description.includes(short), `the description names ${short}`);
 });

@@ -112,7 +112,7 @@ export function showDistribution({ id, report, source, completions, url }) {
     judgeWith(report);
   }
   if (report.hf.error) showError(report.hf.error);
-  if (source === "shipped" && loadsInTheBackground()) loadModel();
+  if ((source === "shipped" || source === "file" || source === "kept") && loadsInTheBackground()) loadModel();
   askForCompletions(report);
   showDrawEstimate();
 }
@@ -141,12 +141,17 @@ export function showCompletions({ id, completions }) {
  * of the model's step from an earlier visit. */
 function showSource(source, url) {
   const note = $("source-note");
-  note.hidden = source !== "file" && source !== "kept";
-  if (!note.hidden) note.textContent = t(source === "file" ? "source-file" : "source-kept", { url: url ?? "" });
+  // The check is the file's chat's: another chat's figures say nothing of it.
+  const checked = source === "model" && page.stepChecked?.chat === JSON.stringify(chat()) ? page.stepChecked : null;
+  note.hidden = source !== "file" && source !== "kept" && !checked;
+  if (checked) note.textContent = t(checked.same ? "source-file-checked" : "source-file-differs", { url: checked.url });
+  else if (!note.hidden) note.textContent = t(source === "file" ? "source-file" : "source-kept", { url: url ?? "" });
 }
 
 /** The site's model is loaded and held the link's step file to its own logits (`stepChecked`). */
 export function showStepChecked({ url, same }) {
+  // Kept: the model's figures that follow say it again under them.
+  page.stepChecked = { url, same, chat: JSON.stringify(chat()) };
   const note = $("source-note");
   note.hidden = false;
   note.textContent = t(same ? "source-file-checked" : "source-file-differs", { url });

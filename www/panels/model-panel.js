@@ -34,7 +34,7 @@ export function runAfterModel() {
 }
 
 /** The size of the model's download where the page knows it ("98 MB"), else null. */
-function modelSize() {
+export function modelSize() {
   const bytes = page.source.kind === "url" && page.shippedModel?.bytes;
   return bytes ? t("megabytes-whole", { value: Math.round(bytes / 1e6) }) : null;
 }

@@ -12,6 +12,7 @@ import { say } from "./status.js";
 import { t } from "../l10n/l10n.js";
 import { download } from "./export.js";
 import { $ } from "./dom.js";
+import { modelSize } from "./model-panel.js";
 
 /** Whether the chat on screen has a step the site ships (or a link's step file): its embed
  * needs no file of its own. */
@@ -24,7 +25,7 @@ export async function embedWithStep() {
   box.hidden = shippedHere() || page.stepSource === "synthetic" || page.step !== null;
   if (box.hidden) return;
   const ready = page.modelReady && page.stepSource !== null;
-  $("step-export-text").textContent = t(ready ? "step-export-intro" : "step-export-needs-model");
+  $("step-export-text").textContent = t(ready ? "step-export-intro" : "step-export-needs-model", { size: modelSize() ?? t("the-model-files") });
   $("step-export-save").disabled = !ready;
 }
 

@@ -43,6 +43,9 @@ export const page = Object.seal({
   stepFileProblem: null,
   /** Where the report on screen came from: "model", "shipped", "file", "kept" or "synthetic". */
   stepSource: null,
+  /** The link's step file held to the model's own logits once it loaded: {url, same, chat (its
+   * JSON)}, or null. */
+  stepChecked: null,
   /** The generated token being inspected, or null for the token after the prompt. */
   step: null,
   /** A step a link asked for: shown once the generation it belongs to has reached it. */

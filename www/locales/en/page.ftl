@@ -4,7 +4,7 @@
 
 ## The head and the header.
 page-title = sampling-lab — what generate() samples from, and what { $columns } sample for the same call
-page-description = For the same next-token logits of SmolLM2-135M, running in the browser: what transformers' generate() samples from, what a literal candle port and the corrected port sample from, and what { $columns } draw for the same arguments — and why they differ.
+page-description = For the same next-token logits of SmolLM2-135M, running in the browser: what transformers' generate() samples from, what a literal candle port and the corrected port sample from, and what { $others } draw for the same arguments — and why they differ.
 skip-link = Skip to Inspect and Generate
 open-full-page = Open in sampling-lab ↗
 nav-page =
@@ -526,8 +526,8 @@ step-export-save = Save this chat's step
 step-export-where = Where you put it (a Hub resolve/ URL, or a path of this site):
 step-export-url =
     .placeholder = https://huggingface.co/datasets/you/posts/resolve/main/step.json
-step-export-intro = This chat is not shipped with the site: an embed of it would load the model (98 MB) before its figures. Save its step (about 260 KB), put it beside your post, and give its address: the snippet's link then names it, and readers see the figures without the model.
-step-export-needs-model = This chat is not shipped with the site: an embed of it would load the model (98 MB) before its figures. Load the model (Inspect, or Load the model) to save its step for the embed.
+step-export-intro = This chat is not shipped with the site: an embed of it would load the model ({ $size }) before its figures. Save its step, put it beside your post, and give its address: the snippet's link then names it, and readers see the figures without the model.
+step-export-needs-model = This chat is not shipped with the site: an embed of it would load the model ({ $size }) before its figures. Load the model (Inspect, or Load the model) to save its step for the embed.
 step-export-saved = Saved the step ({ $kilobytes } KB): put it where your readers' browsers can fetch it (a Hub dataset repo, or this site's folder), then give its address here.
 link-wrong-step-file = must be a .json file's resolve/ URL on the Hub, or a .json path of this site
 source-file = These figures come from a step file ({ $url }), checked for this site's model and this chat: no model was loaded for them.
@@ -537,7 +537,7 @@ source-file-differs = The step file ({ $url }) does not hold the model's logits 
 step-file-refused = The step file cannot be used: { $problem }.
 step-file-no-site-model = this site ships no model's steps, so a step file has nothing to be checked against
 step-file-not-site-model = only the site's own model (exact precision) writes a step for an embed
-step-file-too-large = { $url } has { $bytes } bytes; a step takes at most { $limit }
+step-file-too-large = { $url } is larger than a step can be (at most { $limit } bytes)
 step-file-not-a-step = { $url } is not a sampling-lab step ({ $detail })
 step-file-version = { $url } is a step of version { $version }; this page reads version 1
 step-file-logits = { $url }: its logits are not base64 text of float32 values

@@ -3,7 +3,7 @@
 
 ## 页头和标题栏。
 page-title = sampling-lab — generate() 从什么分布里取样，{ $columns } 对同一个调用又从什么里取样
-page-description = 同一组下一个 token 的 logits（SmolLM2-135M，在浏览器里运行）：transformers 的 generate() 从什么分布里取样，照字面搬的 candle 移植和修正后的移植从什么里取样，{ $columns } 对同样的参数又抽到什么——以及它们为什么不一样。
+page-description = 同一组下一个 token 的 logits（SmolLM2-135M，在浏览器里运行）：transformers 的 generate() 从什么分布里取样，照字面搬的 candle 移植和修正后的移植从什么里取样，{ $others } 对同样的参数又抽到什么——以及它们为什么不一样。
 skip-link = 跳到“查看”和“生成”
 open-full-page = 在 sampling-lab 里打开 ↗
 nav-page =
@@ -510,8 +510,8 @@ step-export-save = 保存这个对话的 step
 step-export-where = 你把它放在哪里（Hub 的 resolve/ URL，或本站的路径）：
 step-export-url =
     .placeholder = https://huggingface.co/datasets/you/posts/resolve/main/step.json
-step-export-intro = 这个对话没有随本站一起提供：嵌入它会先下载模型（98 MB）才显示数字。保存它的 step（约 260 KB），放在你的文章旁边，再填上它的地址：代码片段里的链接就会指向它，读者不用模型就能看到数字。
-step-export-needs-model = 这个对话没有随本站一起提供：嵌入它会先下载模型（98 MB）才显示数字。先加载模型（“查看”，或“加载模型”），才能为嵌入保存它的 step。
+step-export-intro = 这个对话没有随本站一起提供：嵌入它会先下载模型（{ $size }）才显示数字。保存它的 step，放在你的文章旁边，再填上它的地址：代码片段里的链接就会指向它，读者不用模型就能看到数字。
+step-export-needs-model = 这个对话没有随本站一起提供：嵌入它会先下载模型（{ $size }）才显示数字。先加载模型（“查看”，或“加载模型”），才能为嵌入保存它的 step。
 step-export-saved = 已保存 step（{ $kilobytes } KB）：把它放在读者的浏览器能取到的地方（Hub 的 dataset 仓库，或本站的文件夹），再在这里填上它的地址。
 link-wrong-step-file = 必须是 Hub 上某个 .json 文件的 resolve/ URL，或本站的 .json 路径
 source-file = 这些数字来自一个 step 文件（{ $url }），已核对过本站的模型和这个对话：没有为它们加载模型。
@@ -521,7 +521,7 @@ source-file-differs = step 文件（{ $url }）里不是模型为这个对话算
 step-file-refused = 这个 step 文件不能用：{ $problem }。
 step-file-no-site-model = 本站没有提供任何模型的 step，step 文件无从核对
 step-file-not-site-model = 只有本站自己的模型（exact 精度）才能为嵌入写出 step
-step-file-too-large = { $url } 有 { $bytes } 字节；一个 step 最多 { $limit } 字节
+step-file-too-large = { $url } 比一个 step 能有的大小还大（最多 { $limit } 字节）
 step-file-not-a-step = { $url } 不是 sampling-lab 的 step（{ $detail }）
 step-file-version = { $url } 是第 { $version } 版的 step；这个页面读第 1 版
 step-file-logits = { $url }：它的 logits 不是 float32 数值的 base64 文本
