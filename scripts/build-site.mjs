@@ -17,7 +17,9 @@
 import { createHash } from "node:crypto";
 import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { FluentBundle, FluentResource } from "@fluent/bundle";
 import { gzipSync } from "node:zlib";
+import { pageColumns } from "../www/state/page-columns.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const OUT = join(ROOT, "dist");
@@ -48,7 +50,7 @@ function assets() {
   return [...www, ...packages].sort(([a], [b]) => a.localeCompare(b));
 }
 
-function build() {
+async function build() {
   for (const name of PACKAGES) {
     if (!existsSync(join(ROOT, name, "sampling_lab_bg.wasm"))) throw new Error(`no ${name}/: run \`make pkg\` first`);
   }
@@ -63,7 +65,8 @@ function build() {
     mkdirSync(join(OUT, dir, name, ".."), { recursive: true });
     copyFileSync(path, join(OUT, dir, name));
   }
-  for (const page of PAGES) writeFileSync(join(OUT, page), pageHtml(readFileSync(join(ROOT, "www", page), "utf8"), dir));
+  const head = await pageHead();
+  for (const page of PAGES) writeFileSync(join(OUT, page), pageHtml(readFileSync(join(ROOT, "www", page), "utf8"), dir, head));
   cpSync(join(ROOT, "www/exercises"), join(OUT, "exercises"), { recursive: true });
   cpSync(join(ROOT, "steps"), join(OUT, "steps"), { recursive: true });
   if (!/^[a-z]+:/i.test(model) && model.endsWith(".gguf") && existsSync(join(ROOT, model))) {
@@ -76,11 +79,29 @@ function build() {
   return version;
 }
 
-/** A page with its assets under the versioned folder and the site's default model. */
-function pageHtml(html, dir) {
+/** The page's title and description as a reader without scripts (a link preview, a search
+ * engine) meets them: in English, naming every column the core lists (pkg-core's `columns`),
+ * from the catalog's `page-title` and `page-description` — what the page itself writes. */
+async function pageHead() {
+  const core = await import(join(ROOT, "pkg-core/sampling_lab.js"));
+  core.initSync({ module: readFileSync(join(ROOT, "pkg-core/sampling_lab_bg.wasm")) });
+  const names = pageColumns(core.columns("en"), "en");
+  const bundle = new FluentBundle("en", { useIsolating: false });
+  bundle.addResource(new FluentResource(readFileSync(join(ROOT, "www/locales/en/page.ftl"), "utf8")));
+  const say = (id) => bundle.formatPattern(bundle.getMessage(id).value, names);
+  return { title: say("page-title"), description: say("page-description") };
+}
+
+/** A page with its assets under the versioned folder, the site's default model, and (the page
+ * that has them) its title and description. */
+function pageHtml(html, dir, head) {
   let out = html.replace(/(<(?:link[^>]*href|script[^>]*src)=")(?!data:|https?:|\.\/|#)([^"]+\.(?:css|js))"/g, `$1${dir}/$2"`);
   // Pages among the assets (the exercise guide) move with them.
   out = out.replace(/(<a [^>]*href=")(vendor\/[^"]+\.html")/g, `$1${dir}/$2`);
+  if (html.includes('<meta name="description"')) {
+    out = out.replace(/<title>[^<]*<\/title>/, `<title>${escapeAttribute(head.title)}</title>`)
+      .replace(/(<meta name="description" content=")[^"]*"/, `$1${escapeAttribute(head.description)}"`);
+  }
   if (html.includes('name="sampling-lab:model"')) {
     out = out.replace(/(<meta name="sampling-lab:model" content=")[^"]*"/, `$1${escapeAttribute(model)}"`)
       .replace(/(<meta name="sampling-lab:model-sha256" content=")[^"]*"/, `$1${sha256}"`);
@@ -150,7 +171,7 @@ function sizes(version) {
     `| all of dist/ | ${total.files} | ${(total.bytes / 1e6).toFixed(2)} MB | ${(total.gzip / 1e6).toFixed(2)} MB |`].join("\n");
 }
 
-const version = build();
+const version = await build();
 console.log(`site: dist/ ready (assets/${version}/; default model ${model}${sha256 ? `, sha256 ${sha256.slice(0, 12)}…` : ""})`);
 console.log(sizes(version));
 console.log(`serve it from any static host (${relative(process.cwd(), OUT) || "dist"}/), e.g. python3 -m http.server -d dist`);

@@ -29,6 +29,7 @@ import { generate, generationFailed, listenForGeneration, selectStep, showDone, 
 import { drawingDone, listenForDraws, showDrawEstimate, showConverging, showDrawn, showDrawProgress } from "./panels/montecarlo.js";
 import { listenForSpeculation, showRound, showSpeculated, speculationFailed } from "./panels/speculative.js";
 import { judgingFailed, listenForExercises, observeFailed, showObserved, startExercises } from "./panels/exercise-panel.js";
+import { pageColumns } from "./state/page-columns.js";
 
 /** The cause rules and the columns the core names, from the worker's first reply: the page's
  * columns are built from them, and links and exercise sets are checked against them. */
@@ -185,9 +186,8 @@ function relabel() {
 /** The page's title and description name every column the core lists, in the page's language. */
 function nameThePage() {
   if (!columnsByLanguage) return;
-  const columns = columnsByLanguage[language()].filter((c) => c.name !== "hf").map((c) => c.short).join(", ");
-  document.title = t("page-title", { columns });
-  document.querySelector('meta[name="description"]').content = t("page-description", { columns });
+  document.title = t("page-title", pageColumns(columnsByLanguage[language()], language()));
+  document.querySelector('meta[name="description"]').content = t("page-description", pageColumns(columnsByLanguage[language()], language()));
 }
 
 function pickPreset(slug, params, logits) {
