@@ -154,7 +154,7 @@ function sizes(version) {
     const group = file.startsWith(`assets/${version}/pkg-core/`) ? (file.endsWith(".wasm") ? "the sampling core's wasm (first)" : "the core's wasm glue (JS)")
       : file.startsWith(`assets/${version}/pkg/`) ? (file.endsWith(".wasm") ? "the model's wasm" : "the model's wasm glue (JS)")
       : file.startsWith(`assets/${version}/pkg-threads/`) ? (file.endsWith(".wasm") ? "threaded wasm (isolated hosts only)" : "threaded wasm glue (JS)")
-      : file.startsWith("assets/") ? (file.includes("/vendor/") ? "vendored: Chart.js, the exercise schema" : "page scripts and styles")
+      : file.startsWith("assets/") ? (file.includes("/vendor/") ? "vendored: Chart.js, Fluent, the exercise schema and guides" : "page scripts and styles")
         : file.startsWith("models/") ? "default model" : file.startsWith("exercises/") ? "exercises"
           : file.startsWith("steps/") ? "shipped steps: logits, vocabulary, index" : "pages and _headers";
     const bytes = readFileSync(join(OUT, file));
