@@ -78,8 +78,21 @@ test("Monte Carlo names every column it draws and says how long a run will take 
   await page.locator("#mc-run").scrollIntoViewIfNeeded();
   await page.getByTestId("mc-estimate").filter({ hasText: /^[\d,]+ draws in all: about \d+ (s|min) here$/ }).waitFor({ timeout: 60_000 });
   await page.getByLabel("draws per port").fill("2000");
+  // Every progress line the run writes, as the reader would have seen it.
+  await page.getByTestId("mc-status").evaluate((status) => {
+    window.progressSeen = [];
+    new MutationObserver(() => window.progressSeen.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+  });
   await page.getByRole("button", { name: "Draw", exact: true }).click();
-  await page.getByTestId("mc-status").filter({ hasText: "done" }).waitFor({ timeout: 120_000 });
+  await page.getByTestId("mc-status").filter({ hasText: "done" }).waitFor({ timeout: 300_000 });
+  // The progress counts every worker's draws: it nears the end before the end (one worker's
+  // count alone stops near its share, then jumps to done).
+  const counts = (await page.evaluate(() => window.progressSeen)).map((line) => /^([\d,]+) \/ ([\d,]+) draws/.exec(line))
+    .filter(Boolean).map(([, done, total]) => [Number(done.replaceAll(",", "")), Number(total.replaceAll(",", ""))]);
+  assert.ok(counts.length > 2, `the run said its progress: ${counts.length} lines`);
+  const [total] = counts.map(([, t]) => t);
+  assert.equal(total, 2000 * sides);
+  assert.ok(Math.max(...counts.map(([done]) => done)) >= 0.8 * total, `the progress reached ${Math.max(...counts.map(([d]) => d))} of ${total}`);
   await page.getByLabel("draws per port").fill("10000");
   assert.match(await page.getByTestId("mc-estimate").textContent(), new RegExp(`^${(10000 * sides).toLocaleString("en")} draws in all: about \\d+ (s|min) here$`));
   await page.close();
