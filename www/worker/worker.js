@@ -12,6 +12,7 @@ import { nextTask } from "./drawing.js";
 import { SplitDraws } from "./split-draws.js";
 import { fetchSource } from "./model-files.js";
 import { ShippedSteps } from "./shipped-steps.js";
+import { stepFiles } from "./step-files.js";
 import { Said } from "../shared/said.js";
 import { LANGUAGES } from "../shared/languages.js";
 
@@ -90,7 +91,7 @@ async function handle(data, files) {
     case Request.port: return port(data);
     case Request.completions: return completions(data);
     case Request.useStep: return useStep(data);
-    case Request.stepFile: return stepFile(data);
+    case Request.stepFile: return postMessage({ type: Reply.stepFile, id: data.id, text: steps.file(data.chat) });
     case Request.generate: return generate(data);
     case Request.alternatives: return postMessage(alternatives(data));
     case Request.branch: return branch(data);
@@ -160,17 +161,8 @@ async function load({ id, precision, source }, files) {
     type: Reply.ready, id, info: lab.info(), vocabulary, threads: full.threads(),
     timings: { fetchMs: files.fetchMs, parseMs, fromCache: files.fromCache },
   });
-  checkStepFile(id);
-}
-
-/** A step file in use, held to the model's own logits for its chat once the site's model is
- * there: bit for bit, or the page says they differ (the model's figures stand from now on). */
-function checkStepFile(id) {
-  const file = shipped.file;
-  if (!file || !loadedIsDefault) return;
-  const logits = withStep({ chat: file.step.chat, step: null }, (handle) => handle.logits);
-  const same = logits.length === file.step.logits.length && logits.every((x, i) => Object.is(x, Math.fround(file.step.logits[i])));
-  postMessage({ type: Reply.stepChecked, id, url: file.url, same });
+  const checked = steps.check();
+  if (checked) postMessage({ type: Reply.stepChecked, id, ...checked });
 }
 
 /** Reads and checks the step file a link names (`useStep`), for the link's chat. */
@@ -179,26 +171,7 @@ async function useStep({ id, url, chat }) {
   postMessage({ type: Reply.stepUsed, id, url });
 }
 
-/** The next step of `chat` as a step file, from the model (`stepFile`): its logits and the
- * completions of its byte tokens among the most probable. */
-function stepFile({ id, chat }) {
-  if (!loadedIsDefault) throw new Said("step-file-not-site-model");
-  postMessage({ type: Reply.stepFile, id, text: stepFileText(chat) });
-}
-
-/** The most probable tokens whose byte tokens a step file completes (build-steps.mjs ships as many). */
-const COMPLETED = 64;
-
-function stepFileText(chat, completions = null) {
-  return withStep({ chat, step: null }, (handle) => {
-    const done = completions ?? handle.completions(Uint32Array.from(handle.candidates(COMPLETED).map(([token]) => token)));
-    return core.writeStep(JSON.stringify(chat), handle.contextIds, handle.logits, JSON.stringify(done), siteModel.sha256, siteModel.name);
-  });
-}
-
-/** The site's model ({sha256, name}), once the manifest is read. */
-let siteModel = null;
-shipped.model().then((model) => { siteModel = model; });
+const steps = stepFiles({ shipped, core: () => core, withStep, isSiteModel: () => loadedIsDefault });
 
 /** The synthetic logits a request carries (comma-separated text), read by the core's parser. */
 const syntheticLogits = (text) => core.parseLogits(new TextEncoder().encode(`[${text}]`));
@@ -244,29 +217,18 @@ async function inspect(request) {
   if (logits) return reply(core.inspect(syntheticLogits(logits), params, generationConfig, new Uint32Array(), options), "synthetic");
   if (lab || (step !== null && step !== undefined)) {
     reply(withStep(request, (handle) => handle.inspect(params, generationConfig, options)), "model");
-    if (loadedIsDefault && (step === null || step === undefined)) keep(request.chat);
+    if (step === null || step === undefined) steps.keep(request.chat);
     return;
   }
   const shippedAt = await shippedStep(request);
   if (shippedAt) reply(core.inspect(shippedAt.logits, params, generationConfig, shippedAt.contextIds, options), shippedAt.source, shippedAt.completions ?? [], shippedAt.url);
 }
 
-/** The steps the model computed, kept for the next visit (with the completions asked so far):
- * written once per chat, and again when its completions grow — not at every inspection. */
-const keptCompletions = new Map();
-function keep(chat, completions = []) {
-  const key = JSON.stringify(chat);
-  if (keptCompletions.has(key) && !completions.length) return;
-  const all = [...(keptCompletions.get(key) ?? []), ...completions];
-  keptCompletions.set(key, all);
-  shipped.keep(chat, stepFileText(chat, all)).catch(() => {});
-}
-
 /** The characters the byte tokens among `tokens` begin, as the model completes them at the step. */
 function completions(request) {
   const completed = withStep(request, (handle) => handle.completions(Uint32Array.from(request.tokens)));
   postMessage({ type: Reply.completions, id: request.id, completions: completed });
-  if (loadedIsDefault && (request.step === null || request.step === undefined)) keep(request.chat, completed);
+  if (request.step === null || request.step === undefined) steps.keep(request.chat, completed);
 }
 
 /** The five most probable tokens under hf and under the literal port at a generated token, as
