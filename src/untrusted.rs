@@ -21,10 +21,20 @@ pub fn step_file(bytes: &[u8]) -> Result<(), GenerationError> {
     for vocab in [4, 49152] {
         match crate::step_file::read(bytes, STEP_MODEL, vocab, None) {
             Ok(step) => {
-                let again = crate::step_file::read(crate::step_file::write(&step).as_bytes(), STEP_MODEL, vocab, Some(&step.chat))
-                    .map_err(|e| GenerationError::invalid(e.to_string()))?;
+                let again = crate::step_file::read(
+                    crate::step_file::write(&step).as_bytes(),
+                    STEP_MODEL,
+                    vocab,
+                    Some(&step.chat),
+                )
+                .map_err(|e| GenerationError::invalid(e.to_string()))?;
                 assert_eq!(again, step, "a step file reads back as it was written");
-                inspect(Inspection::new(step.logits, GenerateArgs::default(), None, step.context_ids)?)?;
+                inspect(Inspection::new(
+                    step.logits,
+                    GenerateArgs::default(),
+                    None,
+                    step.context_ids,
+                )?)?;
             }
             Err(e) => return Err(GenerationError::invalid(e.to_string())),
         }

@@ -423,8 +423,18 @@ fn inspect_in_chinese_says_the_finding_and_causes_in_chinese_with_the_same_ids_a
     let finding = chinese["finding"]["text"].as_str().unwrap();
     assert!(finding.starts_with("transformers 这里留下 24 个候选"), "{finding}");
     assert_eq!(chinese["lang"], "zh-Hans");
-    let causes: Vec<&str> = chinese["causes"].as_array().unwrap().iter().map(|c| c["text"].as_str().unwrap()).collect();
-    assert!(causes.iter().all(|c| c.chars().any(|ch| ('\u{4e00}'..='\u{9fff}').contains(&ch))), "{causes:?}");
+    let causes: Vec<&str> = chinese["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["text"].as_str().unwrap())
+        .collect();
+    assert!(
+        causes
+            .iter()
+            .all(|c| c.chars().any(|ch| ('\u{4e00}'..='\u{9fff}').contains(&ch))),
+        "{causes:?}"
+    );
     without_texts(&mut english);
     without_texts(&mut chinese);
     assert_eq!(english, chinese, "ids and values are the same in every language");
@@ -441,7 +451,14 @@ fn compare_picks_the_columns_the_finding_compares_and_a_bad_language_is_named() 
     let r = report(&[&args[..], &["--compare", "dflash,vllm"]].concat());
     assert_eq!(r["compared"], serde_json::json!(["dflash", "vllm"]));
     assert_eq!(r["finding"]["id"], "finding-compare-2");
-    assert!(r["finding"]["text"].as_str().unwrap().contains("DFlash's sample() keeps 49,152 tokens"), "{}", r["finding"]);
+    assert!(
+        r["finding"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("DFlash's sample() keeps 49,152 tokens"),
+        "{}",
+        r["finding"]
+    );
     let out = inspect(&[&args[..], &["--lang", "fr"]].concat());
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("the language must be `en` or `zh-Hans`, not `fr`"));

@@ -9,9 +9,9 @@ use common::{case, cases, file, Case};
 use sampling_lab::logits_file::parse_logits;
 use sampling_lab_core::columns::dflash::{self, DflashSampling};
 use sampling_lab_core::columns::{corrected, hf, literal, llama_cpp};
+use sampling_lab_core::output::finding::DEFAULT_PAIR;
 use sampling_lab_core::output::monte_carlo::{summarize, ColumnDraws};
 use sampling_lab_core::EXACT_TOLERANCE;
-use sampling_lab_core::output::finding::DEFAULT_PAIR;
 use sampling_lab_core::{Analysis, Distribution, Field, GenerateArgs, Lang, Part, PyValue};
 use serde_json::{json, Value};
 

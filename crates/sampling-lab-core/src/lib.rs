@@ -92,8 +92,8 @@ pub use distribution::{compare, log_softmax_f64, ties_at_k, Comparison, Distribu
 pub use error::SamplingError;
 pub use inspection::{check_logits, Inspection};
 pub use output::analysis::Analysis;
+pub use output::catalog::Render;
 pub use output::monte_carlo::{MonteCarlo, MonteCarloRun, Part};
 pub use output::port::{Port, Request};
 pub use output::report::{Report, ReportOptions};
-pub use output::catalog::Render;
 pub use text::{Lang, Message};

@@ -63,7 +63,6 @@ pub struct Cause {
     pub message: Message,
 }
 
-
 /// A cause with its sentence in one language.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CauseText {

@@ -200,9 +200,11 @@ fn causes(dflash: &DflashSampling, step: &StepView) -> Vec<Cause> {
             ),
         );
     } else if !dflash.is_greedy() && !hf.do_sample {
-        out.push(NO_DO_SAMPLE.says(
-            Message::new("cause-dflash-no-do-sample").verbatim("temperature", float_repr(dflash.temperature)),
-        ));
+        out.push(
+            NO_DO_SAMPLE.says(
+                Message::new("cause-dflash-no-do-sample").verbatim("temperature", float_repr(dflash.temperature)),
+            ),
+        );
     }
     let lacked = super::hf::processors_as_arguments(step, |p| !matches!(p, Processor::Temperature(_)));
     if !dflash.is_greedy() && hf.do_sample && !lacked.is_empty() {

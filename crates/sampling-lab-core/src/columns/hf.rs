@@ -11,8 +11,8 @@ use super::{Column, ColumnName, Engine, ExactSampler, StepView, TokenSampler};
 use crate::arguments::params::{EffectiveParams, Field, GenerateArgs, Source};
 use crate::arguments::pyvalue::{float_repr, PyValue};
 use crate::distribution::{log_softmax_f64, Distribution, VANISHING};
-use crate::truncation::{ban_ngrams, top_k, Warper};
 use crate::text::Message;
+use crate::truncation::{ban_ngrams, top_k, Warper};
 use crate::SamplingError;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -98,7 +98,10 @@ pub(crate) fn processors_as_arguments(step: &StepView, lacks: impl Fn(&Processor
             } else {
                 "argument"
             };
-            Message::new(id).verbatim("argument", format!("{}={}", field.name(), step.effective.get(field).repr()))
+            Message::new(id).verbatim(
+                "argument",
+                format!("{}={}", field.name(), step.effective.get(field).repr()),
+            )
         })
         .collect()
 }

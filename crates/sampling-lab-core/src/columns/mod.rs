@@ -22,10 +22,10 @@ use crate::arguments::params::{EffectiveParams, GenerateArgs, GenerationConfig};
 use crate::arguments::pyvalue::PyValue;
 use crate::distribution::{Comparison, Distribution};
 use crate::inspection::Inspection;
+use crate::text::Arg;
 use crate::SamplingError;
 use causes::Rule;
 use hf::{HfOutcome, HfSampling};
-use crate::text::Arg;
 use serde::{Deserialize, Serialize};
 use thresholds::Threshold;
 

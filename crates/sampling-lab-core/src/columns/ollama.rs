@@ -119,11 +119,7 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
     };
     let system = "Ollama 0.32 (llama-server) temperature";
     vec![if t <= 0.0 {
-        Threshold::new(
-            system,
-            Behaviour::Argmax,
-            Message::new("threshold-ollama-argmax"),
-        )
+        Threshold::new(system, Behaviour::Argmax, Message::new("threshold-ollama-argmax"))
     } else {
         Threshold::new(
             system,
@@ -182,7 +178,10 @@ mod tests {
             .code()
             .unwrap();
         assert!(code.contains(r#"options={"temperature": 0.7})"#), "{code}");
-        assert!(code.contains("# Nothing in Ollama reads epsilon_cutoff=0.001."), "{code}");
+        assert!(
+            code.contains("# Nothing in Ollama reads epsilon_cutoff=0.001."),
+            "{code}"
+        );
         assert_eq!(OLLAMA.version, "0.32.15");
     }
 }

@@ -39,7 +39,6 @@ impl Threshold {
             detail,
         }
     }
-
 }
 
 /// A row of the table with its detail in one language: `{system, behaviour, detail: {id, args,

@@ -80,7 +80,11 @@ impl Analysis {
             .filter(|c| c.name != hf::NAME && c.name != corrected::NAME)
             .filter_map(|c| {
                 let kept = c.distribution.as_ref().ok()?.kept();
-                Some(Message::new("finding-sampler").arg("column", c.name).count("count", kept))
+                Some(
+                    Message::new("finding-sampler")
+                        .arg("column", c.name)
+                        .count("count", kept),
+                )
             })
             .collect();
         match sampling.len() {
@@ -164,7 +168,10 @@ mod tests {
         assert_eq!(finding.id(), "finding-compare-2");
         let text = finding.render(Lang::En);
         assert!(text.starts_with("transformers keeps "), "{text}");
-        assert!(text.contains("; a literal candle port keeps 33 tokens and draws "), "{text}");
+        assert!(
+            text.contains("; a literal candle port keeps 33 tokens and draws "),
+            "{text}"
+        );
         assert!(
             text.ends_with("of the time from tokens transformers never picks; the corrected candle port samples what transformers samples."),
             "{text}"
@@ -178,7 +185,10 @@ mod tests {
             r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#,
         );
         let text = a.finding(&[dflash::NAME]).render(Lang::En);
-        assert!(text.contains("; DFlash's sample() keeps 400 tokens and draws "), "{text}");
+        assert!(
+            text.contains("; DFlash's sample() keeps 400 tokens and draws "),
+            "{text}"
+        );
     }
 
     #[test]
@@ -188,7 +198,9 @@ mod tests {
             r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#,
         );
         let finding = a.finding(&[]);
-        let Some(Arg::Message(first)) = finding.get("first") else { panic!("{finding:?}") };
+        let Some(Arg::Message(first)) = finding.get("first") else {
+            panic!("{finding:?}")
+        };
         assert_eq!(first.get("column"), Some(&Arg::Column(dflash::NAME.name())));
     }
 
@@ -238,7 +250,11 @@ mod tests {
     /// A percentage with at most two significant digits and no space before the sign.
     fn regex_like_percent(text: &str) -> bool {
         let Some(end) = text.find('%') else { return false };
-        let digits: String = text[..end].chars().rev().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+        let digits: String = text[..end]
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
         let significant = digits.chars().filter(|c| c.is_ascii_digit()).collect::<String>();
         !digits.is_empty() && significant.trim_end_matches('0').len() <= 2
     }

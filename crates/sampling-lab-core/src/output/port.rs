@@ -26,13 +26,13 @@
 //! # Ok::<(), sampling_lab_core::SamplingError>(())
 //! ```
 
+use super::catalog::Render;
 use crate::arguments::params::{EffectiveParams, Field, GenerateArgs};
 use crate::arguments::pyvalue::PyValue;
 use crate::columns::{hf, ColumnName, REGISTRY};
 use crate::distribution::{compare, Distribution, EXACT_TOLERANCE};
 use crate::inspection::Inspection;
 use crate::text::{Lang, Message, Text};
-use super::catalog::Render;
 use crate::SamplingError;
 use serde::Serialize;
 

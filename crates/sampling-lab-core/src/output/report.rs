@@ -2,6 +2,7 @@
 //! every registered column, with the figures that say how far apart they are.
 
 use super::analysis::Analysis;
+use super::catalog::Render;
 use crate::arguments::params::{Field, Source};
 use crate::columns::causes::CauseText;
 use crate::columns::hf::{self, Processor};
@@ -9,7 +10,6 @@ use crate::columns::thresholds::ThresholdText;
 use crate::columns::ColumnName;
 use crate::distribution::{Comparison, Distribution};
 use crate::text::{Lang, Text};
-use super::catalog::Render;
 use crate::SamplingError;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize};

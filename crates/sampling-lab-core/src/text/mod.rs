@@ -169,7 +169,6 @@ impl Message {
     pub fn args(&self) -> &[(&'static str, Arg)] {
         &self.args
     }
-
 }
 
 /// `{"id": …, "args": {…}}`: the arguments by name, a column by its name, a nested message as an

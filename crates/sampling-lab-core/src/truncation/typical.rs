@@ -3,9 +3,9 @@
 //! `typical_p ≥ 1` (or NaN) adds no warper; transformers refuses one that is not above 0.
 
 use super::closure::{entropy, normalised, retain};
-use crate::text::Message;
 use super::kept::{Kept, NEAR_THRESHOLD};
 use crate::arguments::{Field, PyValue};
+use crate::text::Message;
 use crate::SamplingError;
 
 pub(crate) const FIELD: Field = Field::TypicalP;

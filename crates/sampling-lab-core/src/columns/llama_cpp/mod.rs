@@ -320,11 +320,7 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
     };
     let system = "llama.cpp (wllama 3.13) temperature";
     vec![if t <= 0.0 {
-        Threshold::new(
-            system,
-            Behaviour::Argmax,
-            Message::new("threshold-llama_cpp-argmax"),
-        )
+        Threshold::new(system, Behaviour::Argmax, Message::new("threshold-llama_cpp-argmax"))
     } else {
         Threshold::new(
             system,

@@ -25,8 +25,8 @@ use super::port_request::PortRequest;
 use super::thresholds::{Behaviour, Threshold};
 use super::{BlockDraws, Column, ColumnName, Drawing, Engine, StepView, TokenSampler};
 use crate::arguments::pyvalue::PyValue;
-use crate::text::Message;
 use crate::distribution::Distribution;
+use crate::text::Message;
 use crate::{Field, GenerateArgs, SamplingError};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -241,11 +241,7 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
     let system = "mlx-lm make_sampler(temp)";
     let repr = temperature.repr();
     vec![if t == 0.0 {
-        Threshold::new(
-            system,
-            Behaviour::Argmax,
-            Message::new("threshold-mlx_lm-argmax"),
-        )
+        Threshold::new(system, Behaviour::Argmax, Message::new("threshold-mlx_lm-argmax"))
     } else if t < 0.0 {
         Threshold::new(
             system,

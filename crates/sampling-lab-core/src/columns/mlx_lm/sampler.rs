@@ -17,8 +17,8 @@
 
 use super::request::{Params, PENALTY_WINDOW};
 use crate::columns::hf::torch_argmax;
-use crate::text::Message;
 use crate::distribution::Distribution;
+use crate::text::Message;
 use crate::SamplingError;
 use rand::Rng;
 

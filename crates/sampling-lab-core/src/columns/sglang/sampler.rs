@@ -19,9 +19,9 @@
 
 use super::request::Params;
 use crate::columns::hf::torch_argmax;
-use crate::text::Message;
 use crate::columns::torch_f32::{self, near, softmax_f32, softmax_f64, SUBNORMAL};
 use crate::distribution::Distribution;
+use crate::text::Message;
 use rand::Rng;
 
 /// One step under SGLang: the tokens its multinomial can draw, with their f32 weights.

@@ -28,8 +28,8 @@ use super::port_request::{PortRequest, SAME_NAMES};
 use super::thresholds::{Behaviour, Threshold};
 use super::{BlockDraws, Column, ColumnName, Drawing, Engine, StepView, TokenSampler};
 use crate::arguments::pyvalue::{float_repr, PyValue};
-use crate::text::Message;
 use crate::distribution::Distribution;
+use crate::text::Message;
 use crate::{GenerateArgs, SamplingError};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -160,8 +160,7 @@ impl Engine for Vllm {
             }
             if !p.from_generation_config.is_empty() {
                 notes.push(
-                    Message::new("note-vllm-generation-config")
-                        .verbatim("fields", p.from_generation_config.join(", ")),
+                    Message::new("note-vllm-generation-config").verbatim("fields", p.from_generation_config.join(", ")),
                 );
             }
             notes.extend(p.step(&step.input.logits, &step.input.context_ids).notes);
@@ -242,11 +241,7 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
             Message::new("threshold-library-error").verbatim("error", message),
         )
     } else if t == 0.0 {
-        Threshold::new(
-            system,
-            Behaviour::Argmax,
-            Message::new("threshold-vllm-argmax"),
-        )
+        Threshold::new(system, Behaviour::Argmax, Message::new("threshold-vllm-argmax"))
     } else if t < request::FLOOR {
         Threshold::new(
             system,

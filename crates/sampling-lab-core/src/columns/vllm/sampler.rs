@@ -18,9 +18,9 @@
 
 use super::request::Params;
 use crate::columns::hf::torch_argmax;
-use crate::text::Message;
 use crate::columns::torch_f32::{self, near, softmax_f32, softmax_f64, SUBNORMAL};
 use crate::distribution::Distribution;
+use crate::text::Message;
 use rand::Rng;
 
 /// One step under vLLM: what its draw takes, and what float noise may decide otherwise.
@@ -64,7 +64,8 @@ impl Params {
         }
         let subnormal = softmax_f32(&x).iter().filter(|p| **p > 0.0 && **p < SUBNORMAL).count();
         if subnormal > 0 {
-            step.notes.push(Message::new("note-subnormal").count("count", subnormal));
+            step.notes
+                .push(Message::new("note-subnormal").count("count", subnormal));
         }
         step.scores = x;
         step
