@@ -3,7 +3,7 @@
 use super::draft::prompt_lookup;
 use super::*;
 use sampling_lab_core::columns::dflash;
-use sampling_lab_core::columns::hf::torch_argmax;
+use sampling_lab_core::internal::torch_argmax;
 use sampling_lab_core::GenerateArgs;
 
 const V: usize = 5;

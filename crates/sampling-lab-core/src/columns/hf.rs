@@ -3,10 +3,12 @@
 //! Scores stay f32 wherever transformers keeps them f32 (penalty, temperature, top-k), so that
 //! ties are the ties torch sees. Mass thresholds (top-p, min-p, typical, epsilon, eta) are
 //! evaluated in f64; a decision that lies within float noise of its threshold, or a cut through
-//! a group of tied tokens (torch's unstable sort decides those), is recorded as an [`Ambiguity`].
+//! a group of tied tokens (torch's unstable sort decides those), is recorded as an ambiguity:
+//! the corrected port's report entry lists them (`ambiguities`).
 
 use super::causes::{Cause, Rule};
 use super::thresholds::{Behaviour, Threshold};
+use super::torch_f32::torch_argmax;
 use super::{Column, ColumnName, Engine, ExactSampler, StepView, TokenSampler};
 use crate::arguments::params::{EffectiveParams, Field, GenerateArgs, Source};
 use crate::arguments::pyvalue::{float_repr, PyValue};
@@ -34,7 +36,7 @@ const UNDRAWABLE: Rule = Rule::new("hf_undrawable", NAME);
 
 /// One of transformers' logits processors.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Processor {
+pub(crate) enum Processor {
     /// `RepetitionPenaltyLogitsProcessor`: the score of each token of the context divided by the
     /// penalty (multiplied, when negative), in f32 as torch computes it.
     RepetitionPenalty(f32),
@@ -77,11 +79,6 @@ impl Processor {
             Processor::Truncate(step) => step.field(),
         }
     }
-
-    /// Warpers only run when sampling; the others also shape greedy decoding.
-    pub fn is_warper(&self) -> bool {
-        !matches!(self, Processor::RepetitionPenalty(_) | Processor::NoRepeatNGram(_))
-    }
 }
 
 /// hf's processors as `name=value`, those `lacks` picks, each marked when transformers filled it
@@ -108,7 +105,7 @@ pub(crate) fn processors_as_arguments(step: &StepView, lacks: impl Fn(&Processor
 
 /// A decision torch may take differently for reasons of floating point or sort order.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Ambiguity {
+pub(crate) struct Ambiguity {
     /// transformers' class of the processor that took the decision.
     pub processor: &'static str,
     /// The decision and why torch may take it otherwise, with the numbers.
@@ -117,7 +114,7 @@ pub struct Ambiguity {
 
 /// transformers' sampling pipeline for one set of effective parameters.
 #[derive(Clone, Debug, PartialEq)]
-pub struct HfSampling {
+pub(crate) struct HfSampling {
     /// The processors `generate()` runs, in its order (the warpers only when sampling).
     pub processors: Vec<Processor>,
     /// Whether it draws (softmax, then `torch.multinomial`) or takes the argmax.
@@ -126,9 +123,7 @@ pub struct HfSampling {
 
 /// The result of running the pipeline on one set of logits.
 #[derive(Clone, Debug)]
-pub struct HfOutcome {
-    /// Processed scores as `output_scores` returns them (−inf where removed).
-    pub scores: Vec<f32>,
+pub(crate) struct HfOutcome {
     /// What one draw comes from (the argmax alone when greedy): the reference distribution.
     pub distribution: Distribution,
     /// The decisions torch's float arithmetic or sort order may take otherwise, if any: where
@@ -208,7 +203,6 @@ impl HfSampling {
             Distribution::one_hot(torch_argmax(&scores), scores.len())
         };
         HfOutcome {
-            scores,
             distribution,
             ambiguities,
         }
@@ -266,7 +260,7 @@ fn apply_processor(processor: &Processor, scores: &mut [f32], context: &[u32], a
 }
 
 /// Each distinct context id once: negative scores are multiplied, others divided (as torch).
-pub fn repetition_penalty(scores: &mut [f32], penalty: f32, context: &[u32]) {
+pub(crate) fn repetition_penalty(scores: &mut [f32], penalty: f32, context: &[u32]) {
     let mut seen = vec![false; scores.len()];
     for &id in context {
         let i = id as usize;
@@ -276,20 +270,6 @@ pub fn repetition_penalty(scores: &mut [f32], penalty: f32, context: &[u32]) {
             scores[i] = if s < 0.0 { s * penalty } else { s / penalty };
         }
     }
-}
-
-/// `torch.argmax`: the first maximum, and a NaN beats every number.
-pub fn torch_argmax(scores: &[f32]) -> usize {
-    if let Some(i) = scores.iter().position(|s| s.is_nan()) {
-        return i;
-    }
-    let mut best = 0;
-    for (i, s) in scores.iter().enumerate() {
-        if *s > scores[best] {
-            best = i;
-        }
-    }
-    best
 }
 
 fn probs_f64(scores: &[f32]) -> Vec<f64> {
@@ -377,14 +357,4 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
         Threshold::new("transformers generate(do_sample=True)", sampling.0, sampling.1),
         Threshold::new("transformers generate(do_sample=False)", Behaviour::Argmax, greedy),
     ]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn argmax_takes_the_first_maximum() {
-        assert_eq!(torch_argmax(&[1.0, 4.0, 4.0, 0.0]), 1);
-    }
 }

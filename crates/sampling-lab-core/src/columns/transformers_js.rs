@@ -58,7 +58,7 @@ pub const VERSION: &str = "4.3.2";
 
 /// transformers.js' sampler set up for one call.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TransformersJs {
+pub(crate) struct TransformersJs {
     /// Whether `MultinomialSampler` draws; off, `GreedySampler` takes the first maximum.
     pub do_sample: bool,
     /// The temperature warper's divisor, when it runs.

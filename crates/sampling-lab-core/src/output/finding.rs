@@ -11,23 +11,23 @@ use crate::text::{list, Message};
 pub const DEFAULT_PAIR: [ColumnName; 2] = [literal::NAME, corrected::NAME];
 
 /// How many columns one sentence compares with transformers.
-pub const MOST_COMPARED: usize = 3;
+pub(crate) const MOST_COMPARED: usize = 3;
 
 impl Analysis {
-    /// One sentence for the columns in `compared` (hf itself and columns past the
-    /// [`MOST_COMPARED`]th are left out): how many tokens transformers keeps here and, for each
+    /// One sentence for the columns in `compared` (hf itself and columns past the third are left
+    /// out): how many tokens transformers keeps here and, for each
     /// column, whether it samples the same, how often it draws a token transformers never picks,
     /// or how far apart it is. With no column to compare, the largest departure from
     /// transformers, or that every column agrees. When transformers refuses the call, which
     /// columns sample anyway.
     ///
     /// ```
-    /// use sampling_lab_core::output::finding::DEFAULT_PAIR;
-    /// use sampling_lab_core::{Analysis, GenerateArgs, Inspection, Lang};
+    /// use sampling_lab_core::columns::{corrected, literal};
+    /// use sampling_lab_core::{Analysis, GenerateArgs, Inspection, Lang, Render};
     ///
     /// let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "top_k": 2}"#)?;
     /// let analysis = Analysis::run(&Inspection::new(vec![3.0, 2.0, 2.0, 1.0], args, None, vec![])?);
-    /// let finding = analysis.finding(&DEFAULT_PAIR).render(Lang::En);
+    /// let finding = analysis.finding(&[literal::NAME, corrected::NAME]).render(Lang::En);
     /// assert!(finding.starts_with("transformers keeps 3 tokens here; "), "{finding}");
     /// assert!(finding.ends_with("the corrected candle port samples what transformers samples."), "{finding}");
     /// # Ok::<(), sampling_lab_core::SamplingError>(())

@@ -16,7 +16,7 @@
 //!    filter cut (−inf) into +inf: mlx then draws uniformly among those (seen with mlx 0.32.4).
 
 use super::request::{Params, PENALTY_WINDOW};
-use crate::columns::hf::torch_argmax;
+use crate::columns::torch_f32::torch_argmax;
 use crate::distribution::Distribution;
 use crate::text::Message;
 use crate::SamplingError;

@@ -18,7 +18,7 @@
 //! (how many depends on the CPU's summation); this port keeps them and says so.
 
 use super::request::Params;
-use crate::columns::hf::torch_argmax;
+use crate::columns::torch_f32::torch_argmax;
 use crate::columns::torch_f32::{self, near, softmax_f32, softmax_f64, SUBNORMAL};
 use crate::distribution::Distribution;
 use crate::text::Message;
@@ -235,7 +235,7 @@ mod tests {
         for _ in 0..40_000 {
             counts[draw.draw(&mut rng) as usize] += 1;
         }
-        let checked = crate::output::monte_carlo::summarize(&counts, &exact, None, 2);
+        let checked = crate::output::monte_carlo::draws::summarize(&counts, &exact, None, 2);
         assert!(
             checked.consistent && counts[3] == 0,
             "tv {} > {}",

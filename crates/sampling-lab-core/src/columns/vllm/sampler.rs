@@ -17,7 +17,7 @@
 //!    probability `probs[i]`; a token whose f32 probability underflowed to 0 never wins.
 
 use super::request::Params;
-use crate::columns::hf::torch_argmax;
+use crate::columns::torch_f32::torch_argmax;
 use crate::columns::torch_f32::{self, near, softmax_f32, softmax_f64, SUBNORMAL};
 use crate::distribution::Distribution;
 use crate::text::Message;
@@ -242,7 +242,7 @@ mod tests {
         for _ in 0..40_000 {
             counts[race.draw(&mut rng) as usize] += 1;
         }
-        let checked = crate::output::monte_carlo::summarize(&counts, &exact, None, 1);
+        let checked = crate::output::monte_carlo::draws::summarize(&counts, &exact, None, 1);
         assert!(checked.consistent, "tv {} > {}", checked.tv_to_exact, checked.bound);
     }
 }
