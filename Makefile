@@ -62,11 +62,13 @@ test-native: venv-mlx
 package test-package:
 	cargo package -p sampling-lab-core --locked --allow-dirty
 
-# The same core tests, compiled to wasm32 and run in headless Chromium. In the release profile,
-# after the page's build, so that they reuse its compiled dependencies (a test-profile build would
-# compile candle and tokenizers for wasm32 a second time).
+# The sampling core's transformers parity and the exact model's kernels, compiled to wasm32 and
+# run in headless Chromium. In the release profile, after the page's build, so that they reuse its
+# compiled dependencies (a test-profile build would compile candle and tokenizers for wasm32 a
+# second time).
 test-wasm: pkg
-	$(WASM_TEST_ENV) scripts/cargo-wasm.sh test --release --locked --test core_parity --test kernels
+	$(WASM_TEST_ENV) scripts/cargo-wasm.sh test --release --locked -p sampling-lab-core -p sampling-lab \
+	  --test transformers_parity --test kernels
 
 test-page: pkg model steps
 	# The CLI the page is compared with, from the test build (a plain `cargo build` resolves other

@@ -1,12 +1,12 @@
-//! The sampling core against real transformers (fixtures) and the real candle LogitsProcessor.
-//! Compiled natively by `cargo test` and to wasm32 for headless Chromium by wasm-bindgen-test.
+//! The sampling core against real transformers and DFlash (the fixtures their own code wrote:
+//! `tests/common/mod.rs`) and against the real candle `LogitsProcessor`. Compiled natively by
+//! `cargo test` and to wasm32 for headless Chromium by wasm-bindgen-test (`make test-wasm`).
 
 mod common;
 #[macro_use]
 mod both;
 
-use common::{case, cases, file, Case};
-use sampling_lab::logits_file::parse_logits;
+use common::{case, cases, file, npy_f32, Case};
 use sampling_lab_core::columns::{self, corrected, dflash, hf, literal, llama_cpp};
 use sampling_lab_core::internal::{self, MonteCarloRun, Part, DEFAULT_PAIR};
 use sampling_lab_core::{Analysis, Distribution, Field, GenerateArgs, Inspection, Lang, PyValue, EXACT_TOLERANCE};
@@ -270,7 +270,7 @@ fn dflash_logits(fixture: &Value, name: &str) -> Vec<f32> {
             .iter()
             .map(|v| v.as_f64().unwrap() as f32)
             .collect(),
-        None => parse_logits(file(&format!("logits/{name}.npy"))).unwrap(),
+        None => npy_f32(file(&format!("logits/{name}.npy"))),
     }
 }
 
@@ -318,4 +318,23 @@ fn assert_dflash_support(name: &str, ours: &Distribution, case: &Value) {
         unlisted_max <= 1e-5 + EXACT_TOLERANCE,
         "{name}: an unlisted token has p = {unlisted_max}"
     );
+}
+
+/// `make fixtures` may add a file: the tests only see it once `tests/common/mod.rs` embeds it.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn every_fixture_file_is_embedded() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    for folder in common::FIXTURE_FOLDERS {
+        for entry in std::fs::read_dir(root.join(folder)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                let name = path.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
+                assert!(
+                    common::FIXTURE_FILES.iter().any(|(n, _)| *n == name),
+                    "{name} is not embedded"
+                );
+            }
+        }
+    }
 }
