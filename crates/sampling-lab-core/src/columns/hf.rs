@@ -7,8 +7,9 @@
 //! the corrected port's report entry lists them (`ambiguities`).
 
 use super::causes::{Cause, Rule};
+use super::repetition_penalty::penalise;
 use super::thresholds::{Behaviour, Threshold};
-use super::torch_f32::torch_argmax;
+use super::torch_f32::{divide_by_temperature, torch_argmax};
 use super::{Column, ColumnName, Engine, ExactSampler, StepView, TokenSampler};
 use crate::arguments::params::{EffectiveParams, Field, GenerateArgs, Source};
 use crate::arguments::pyvalue::{float_repr, PyValue};
@@ -237,10 +238,10 @@ fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<
 
 fn apply_processor(processor: &Processor, scores: &mut [f32], context: &[u32], amb: &mut Vec<Ambiguity>) {
     let kept = match *processor {
-        Processor::RepetitionPenalty(penalty) => return repetition_penalty(scores, penalty, context),
+        // torch computes the penalty in the f32 of the scores, over the whole context.
+        Processor::RepetitionPenalty(penalty) => return penalise(scores, context, penalty),
         Processor::NoRepeatNGram(n) => return ban_ngrams(scores, context, n),
-        // torch divides the f32 scores by the f32-rounded temperature.
-        Processor::Temperature(t) => return scores.iter_mut().for_each(|s| *s /= t as f32),
+        Processor::Temperature(t) => return divide_by_temperature(scores, t),
         // Top-k compares the f32 scores themselves: ties are exact equalities of scores.
         Processor::Truncate(Warper::TopK(k)) => {
             top_k::keep(&scores.iter().map(|s| f64::from(*s)).collect::<Vec<_>>(), k)
@@ -257,19 +258,6 @@ fn apply_processor(processor: &Processor, scores: &mut [f32], context: &[u32], a
         .zip(kept.mask)
         .filter(|(_, k)| !k)
         .for_each(|(s, _)| *s = f32::NEG_INFINITY);
-}
-
-/// Each distinct context id once: negative scores are multiplied, others divided (as torch).
-pub(crate) fn repetition_penalty(scores: &mut [f32], penalty: f32, context: &[u32]) {
-    let mut seen = vec![false; scores.len()];
-    for &id in context {
-        let i = id as usize;
-        if i < scores.len() && !seen[i] {
-            seen[i] = true;
-            let s = scores[i];
-            scores[i] = if s < 0.0 { s * penalty } else { s / penalty };
-        }
-    }
 }
 
 fn probs_f64(scores: &[f32]) -> Vec<f64> {

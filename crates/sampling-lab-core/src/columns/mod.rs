@@ -29,6 +29,7 @@ pub mod candle_port;
 pub mod causes;
 mod engine;
 mod port_request;
+mod repetition_penalty;
 mod rust_code;
 pub mod thresholds;
 pub(crate) mod torch_f32;

@@ -54,6 +54,13 @@ pub(crate) fn distribution(scores: &[f32], drawable: impl Fn(usize) -> bool) -> 
     )
 }
 
+/// `scores.div_(temperature)`: torch divides the f32 scores by the temperature rounded to f32
+/// (transformers' `TemperatureLogitsWarper`, vLLM's and SGLang's samplers alike).
+pub(crate) fn divide_by_temperature(scores: &mut [f32], temperature: f64) {
+    let t = temperature as f32;
+    scores.iter_mut().for_each(|s| *s /= t);
+}
+
 /// `torch.argmax`: the first maximum, and a NaN beats every number.
 pub fn torch_argmax(scores: &[f32]) -> usize {
     if let Some(i) = scores.iter().position(|s| s.is_nan()) {

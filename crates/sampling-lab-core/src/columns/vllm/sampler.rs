@@ -17,8 +17,7 @@
 //!    probability `probs[i]`; a token whose f32 probability underflowed to 0 never wins.
 
 use super::request::Params;
-use crate::columns::torch_f32::torch_argmax;
-use crate::columns::torch_f32::{self, near, softmax_f32, softmax_f64, SUBNORMAL};
+use crate::columns::torch_f32::{self, divide_by_temperature, near, softmax_f32, softmax_f64, torch_argmax, SUBNORMAL};
 use crate::distribution::Distribution;
 use crate::text::Message;
 use rand::Rng;
@@ -51,8 +50,7 @@ impl Params {
             step.scores = x;
             return step;
         }
-        let t = self.temperature as f32;
-        x.iter_mut().for_each(|s| *s /= t);
+        divide_by_temperature(&mut x, self.temperature);
         if self.min_p != 0.0 {
             min_p(&mut x, self.min_p as f32, &mut step.notes);
         }
