@@ -136,18 +136,7 @@ impl Engine for Vllm {
 
     fn describe(&self) -> String {
         match &self.params {
-            Ok(p) => {
-                let steps: Vec<String> = p
-                    .chain()
-                    .into_iter()
-                    .map(|(name, value)| match value {
-                        Value::String(s) if name == "random_sample" => format!("{name}({s})"),
-                        Value::String(s) => format!("{name} ({s})"),
-                        v => format!("{name}({v})"),
-                    })
-                    .collect();
-                steps.join(" → ")
-            }
+            Ok(p) => super::port_request::describe_chain(p.chain()),
             Err(_) => "the server refuses the request (400)".into(),
         }
     }
