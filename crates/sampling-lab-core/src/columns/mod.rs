@@ -85,7 +85,7 @@ pub struct ColumnName(&'static str);
 
 impl ColumnName {
     /// For an engine's own `NAME`; every other value comes from the registry.
-    pub const fn new(name: &'static str) -> Self {
+    pub(crate) const fn new(name: &'static str) -> Self {
         ColumnName(name)
     }
 

@@ -142,7 +142,7 @@ fn column_clause(column: &Computed) -> Message {
 #[cfg(test)]
 mod tests {
     use super::DEFAULT_PAIR;
-    use crate::columns::{dflash, ColumnName};
+    use crate::columns::dflash;
     use crate::output::catalog::Render;
     use crate::text::{Arg, Lang};
     use crate::{Analysis, GenerateArgs, Inspection};
@@ -212,7 +212,7 @@ mod tests {
             .map(|i| if i < 50 { -(i as f32) * 0.01 } else { -200.0 })
             .collect();
         let a = analysis(logits, r#"{"do_sample": true, "temperature": 1.0, "top_p": 1.0}"#);
-        let text = a.finding(&[ColumnName::new("llama_cpp")]).render(Lang::En);
+        let text = a.finding(&[crate::columns::llama_cpp::NAME]).render(Lang::En);
         assert!(text.contains("never drawing"), "{text}");
     }
 
