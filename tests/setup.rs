@@ -153,9 +153,8 @@ fn set_up(machine: &Machine) -> (Vec<String>, String) {
             components = machine.components.join(" "),
         ),
     );
-    match machine.wasm_bindgen {
-        Some(version) => stub("wasm-bindgen", &format!("echo wasm-bindgen {version}")),
-        None => {}
+    if let Some(version) = machine.wasm_bindgen {
+        stub("wasm-bindgen", &format!("echo wasm-bindgen {version}"));
     }
     stub("cargo", &record);
     let answers = |has: bool| if has { 0 } else { 1 };

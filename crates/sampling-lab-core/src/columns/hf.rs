@@ -138,14 +138,15 @@ impl HfSampling {
     pub fn from_params(p: &EffectiveParams) -> Result<Self, SamplingError> {
         let mut processors = Vec::new();
         let penalty = p.get(Field::RepetitionPenalty);
-        if penalty.number().is_some_and(|x| x != 1.0) {
-            if !penalty.is_float() || !(penalty.number().unwrap() > 0.0) {
+        if let Some(r) = penalty.number().filter(|x| *x != 1.0) {
+            // transformers checks `not penalty > 0`, which a NaN fails too.
+            if !penalty.is_float() || r.is_nan() || r <= 0.0 {
                 return Err(SamplingError::Refused(format!(
                     "`penalty` has to be a strictly positive float, but is {}",
                     penalty.repr()
                 )));
             }
-            processors.push(Processor::RepetitionPenalty(penalty.number().unwrap() as f32));
+            processors.push(Processor::RepetitionPenalty(r as f32));
         }
         let ngram = p.get(Field::NoRepeatNgramSize);
         if ngram.number().is_some_and(|x| x > 0.0) {
@@ -215,7 +216,8 @@ fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<
     let temperature = p.get(Field::Temperature);
     if temperature.number().is_some_and(|t| t != 1.0) {
         let t = temperature.number().unwrap();
-        if !temperature.is_float() || !(t > 0.0) {
+        // `not temperature > 0`, which a NaN fails too.
+        if !temperature.is_float() || t.is_nan() || t <= 0.0 {
             let mut msg = format!(
                 "`temperature` (={}) has to be a strictly positive float, otherwise your next token scores will be invalid.",
                 temperature.repr()

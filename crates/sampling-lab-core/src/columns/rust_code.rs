@@ -146,6 +146,16 @@ fn rust_f32(x: f32) -> String {
     }
 }
 
+/// A port's candle set-up on one line: its `Sampling`, then the `sample_f` closure's calls.
+pub(crate) fn port_text(port: &CandlePort) -> String {
+    let mut text = sampling_text(&port.sampling);
+    if !port.steps.is_empty() {
+        let calls: Vec<String> = port.steps.iter().map(Warper::rust_call).collect();
+        text.push_str(&format!(" + sample_f(|prs| {{ {} }})", calls.join("; ")));
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,14 +229,4 @@ mod tests {
             );
         }
     }
-}
-
-/// A port's candle set-up on one line: its `Sampling`, then the `sample_f` closure's calls.
-pub(crate) fn port_text(port: &CandlePort) -> String {
-    let mut text = sampling_text(&port.sampling);
-    if !port.steps.is_empty() {
-        let calls: Vec<String> = port.steps.iter().map(Warper::rust_call).collect();
-        text.push_str(&format!(" + sample_f(|prs| {{ {} }})", calls.join("; ")));
-    }
-    text
 }

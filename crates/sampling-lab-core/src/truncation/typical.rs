@@ -16,7 +16,7 @@ pub(crate) use self::typical as apply;
 /// The warper `typical_p = value` adds under `do_sample`, or transformers' `ValueError`.
 pub(crate) fn from_argument(value: PyValue) -> Result<Option<f64>, SamplingError> {
     match value.number() {
-        Some(x) if x < 1.0 && !(x > 0.0) => Err(SamplingError::Refused(format!(
+        Some(x) if x <= 0.0 => Err(SamplingError::Refused(format!(
             "`typical_p` has to be a float > 0 and < 1, but is {}",
             value.float_repr()
         ))),
