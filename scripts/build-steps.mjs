@@ -55,7 +55,7 @@ function writersChats(file) {
   try {
     read = JSON.parse(readFileSync(file, "utf8"));
   } catch (e) {
-    throw new Error(`${file}: not a JSON file (${e.message})`);
+    throw new Error(`${file}: not a JSON file (${e.message})`, { cause: e });
   }
   if (!Array.isArray(read?.chats) || read.chats.length === 0) throw new Error(`${file}: expected {"chats": [{"user": "…"}, …]}`);
   return read.chats.map((entry, i) => {
