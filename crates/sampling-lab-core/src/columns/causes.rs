@@ -8,7 +8,7 @@ use crate::text::{Message, Text};
 use serde::Serialize;
 
 /// A reason the page can name: a stable `snake_case` name (exercise sets refer to it) and the
-/// column it explains. Each engine declares its own.
+/// column it explains. Each column declares its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rule {
     name: &'static str,

@@ -53,7 +53,9 @@ pub(crate) trait Engine {
     fn sampler(&self, seed: u64) -> Result<Box<dyn TokenSampler>, SamplingError>;
 }
 
-/// Picks each generated token under one column.
+/// Picks each generated token as one library would, seeded once for a whole generation: what
+/// [`Column::sampler`](crate::Column::sampler) and [`CandlePort::sampler`](crate::CandlePort::sampler)
+/// hand out.
 pub trait TokenSampler {
     /// The exact distribution [`TokenSampler::next`] draws from at this step.
     fn distribution(&self, logits: &[f32], context: &[u32]) -> Result<Distribution, SamplingError>;

@@ -49,8 +49,8 @@ use serde::{Deserialize, Serialize};
 use thresholds::Threshold;
 
 /// Declares each engine's module and lists its [`Column`] entry, in the order every list of
-/// columns follows. (`cargo fmt` does not follow modules a macro declares: `rustfmt` the engine
-/// files by name.)
+/// columns follows. (`cargo fmt` does not follow modules a macro declares: `make lint` runs
+/// rustfmt on every file by name.)
 macro_rules! registry {
     ($($engine:ident),* $(,)?) => {
         $(pub mod $engine;)*
