@@ -7,6 +7,7 @@
 #   - the wasm32-unknown-unknown target (pkg/), and the std sources the threaded build rebuilds std
 #     from (pkg-threads/); where rustup cannot download either, Debian's rustc-web, which has both
 #     (scripts/cargo-wasm.sh picks it per build);
+#   - clippy and rustfmt, which `make lint` runs;
 #   - wasm-bindgen-cli equal to the wasm-bindgen crate in Cargo.lock;
 #   - the npm dependencies from package-lock.json.
 # tests/setup.rs runs this script against stub commands for a bare machine, a complete one and one
@@ -65,6 +66,17 @@ if ! grep -q '^rust-src' <<<"$components"; then
     debian_rust=1
   fi
 fi
+# `make lint`'s checkers: rustup's components for the toolchain in use (a minimal profile lacks
+# them). Nothing else provides them for rustup's toolchain, so a failed download stops here.
+for component in clippy rustfmt; do
+  grep -q "^$component" <<<"$components" && continue
+  if rustup component add "$component"; then
+    say "added $component (make lint runs it)"
+  else
+    say "rustup cannot add $component, which make lint needs: add it by hand (rustup component add $component)"
+    exit 1
+  fi
+done
 if [ -n "$debian_rust" ] && ! dpkg -s rustc-web cargo-web rust-web-src lld >/dev/null 2>&1; then
   # scripts/cargo-wasm.sh builds with these where rustup's target or std sources are missing.
   say "rustup cannot add what the wasm builds need; installing Debian's rustc-web toolchain instead"
@@ -76,7 +88,11 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGE
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --locked --quiet
 fi
 
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
+if [ -L node_modules ]; then
+  # Another checkout's install (a git worktree's link to the main one's): `npm ci` empties the
+  # directory a link points to, so that checkout's set-up keeps it up to date, not this one.
+  say "node_modules links to $(readlink node_modules): leaving it to that checkout's set-up"
+elif [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
   say "installing npm dependencies from package-lock.json"
   # onnxruntime-node (under @huggingface/transformers) would download CUDA binaries from a host
   # outside the registry; its CPU binary ships inside the npm package.

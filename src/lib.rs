@@ -21,9 +21,9 @@
 #[cfg(feature = "model")]
 pub mod generation;
 pub mod logits_file;
-pub mod step_file;
 #[cfg(feature = "model")]
 pub mod model;
+pub mod step_file;
 #[cfg(feature = "model")]
 pub mod untrusted;
 

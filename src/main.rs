@@ -30,8 +30,9 @@ use sampling_lab::logits_file::parse_logits;
 use sampling_lab::model::{export, Chat, Model, Precision};
 use sampling_lab_core::columns::causes::Rule;
 use sampling_lab_core::columns::{dflash, hf};
-use sampling_lab_core::output::monte_carlo::MonteCarlo;
-use sampling_lab_core::{Analysis, ColumnName, GenerateArgs, GenerationConfig, Inspection, Lang, Port, ReportOptions};
+use sampling_lab_core::{
+    Analysis, ColumnName, GenerateArgs, GenerationConfig, Inspection, Lang, MonteCarlo, Port, ReportOptions,
+};
 use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;

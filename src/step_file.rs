@@ -113,7 +113,9 @@ impl StepFileError {
     pub fn message(&self) -> (&'static str, serde_json::Value) {
         use serde_json::json;
         match self {
-            StepFileError::TooLarge { bytes, limit } => ("step-file-too-large", json!({"bytes": bytes, "limit": limit})),
+            StepFileError::TooLarge { bytes, limit } => {
+                ("step-file-too-large", json!({"bytes": bytes, "limit": limit}))
+            }
             StepFileError::NotAStep(detail) => ("step-file-not-a-step", json!({"detail": detail})),
             StepFileError::Version(v) => ("step-file-version", json!({"version": v})),
             StepFileError::Logits => ("step-file-logits", json!({})),
@@ -128,7 +130,12 @@ impl StepFileError {
 
 /// Reads `bytes` as a step of the model with sha256 `model_sha256` and a vocabulary of `vocab`
 /// tokens, for `chat` (none: any chat).
-pub fn read(bytes: &[u8], model_sha256: &str, vocab: usize, chat: Option<&StepChat>) -> Result<StepFile, StepFileError> {
+pub fn read(
+    bytes: &[u8],
+    model_sha256: &str,
+    vocab: usize,
+    chat: Option<&StepChat>,
+) -> Result<StepFile, StepFileError> {
     if bytes.len() > MAX_BYTES {
         return Err(StepFileError::TooLarge {
             bytes: bytes.len(),
@@ -157,19 +164,21 @@ pub fn read(bytes: &[u8], model_sha256: &str, vocab: usize, chat: Option<&StepCh
     if raw.len() % 4 != 0 {
         return Err(StepFileError::Logits);
     }
-    let logits: Vec<f32> = raw.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+    let logits: Vec<f32> = raw
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
     if logits.len() != vocab {
         return Err(StepFileError::Length {
             got: logits.len(),
             expected: vocab,
         });
     }
-    sampling_lab_core::check_logits(&logits).map_err(|e| StepFileError::Values(e.to_string()))?;
+    sampling_lab_core::internal::check_logits(&logits).map_err(|e| StepFileError::Values(e.to_string()))?;
     let in_vocabulary = |id: &u32| (*id as usize) < vocab;
-    let completions_fit = written
-        .completions
-        .iter()
-        .all(|c| in_vocabulary(&c.token) && c.continuation.iter().all(in_vocabulary) && (0.0..=1.0).contains(&c.probability));
+    let completions_fit = written.completions.iter().all(|c| {
+        in_vocabulary(&c.token) && c.continuation.iter().all(in_vocabulary) && (0.0..=1.0).contains(&c.probability)
+    });
     if !written.context_ids.iter().all(in_vocabulary) || !completions_fit {
         return Err(StepFileError::Ids(vocab));
     }
@@ -241,7 +250,10 @@ mod tests {
         assert!(matches!(other, StepFileError::OtherModel { .. }), "{other}");
         let mut chat = s.chat.clone();
         chat.answer_prefix = "x".into();
-        assert_eq!(read(text.as_bytes(), &s.model.sha256, 4, Some(&chat)), Err(StepFileError::OtherChat));
+        assert_eq!(
+            read(text.as_bytes(), &s.model.sha256, 4, Some(&chat)),
+            Err(StepFileError::OtherChat)
+        );
     }
 
     #[test]
@@ -251,7 +263,10 @@ mod tests {
         let truncated = read(&text.as_bytes()[..text.len() / 2], &s.model.sha256, 4, None).unwrap_err();
         assert!(matches!(truncated, StepFileError::NotAStep(_)), "{truncated}");
         let big = vec![b' '; MAX_BYTES + 1];
-        assert!(matches!(read(&big, &s.model.sha256, 4, None), Err(StepFileError::TooLarge { .. })));
+        assert!(matches!(
+            read(&big, &s.model.sha256, 4, None),
+            Err(StepFileError::TooLarge { .. })
+        ));
         assert_eq!(
             read(text.as_bytes(), &s.model.sha256, 5, None),
             Err(StepFileError::Length { got: 4, expected: 5 })
@@ -262,6 +277,9 @@ mod tests {
     fn a_nan_among_the_logits_is_refused() {
         let mut s = step();
         s.logits[1] = f32::NAN;
-        assert!(matches!(read(write(&s).as_bytes(), &s.model.sha256, 4, None), Err(StepFileError::Values(_))));
+        assert!(matches!(
+            read(write(&s).as_bytes(), &s.model.sha256, 4, None),
+            Err(StepFileError::Values(_))
+        ));
     }
 }

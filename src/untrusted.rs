@@ -7,8 +7,8 @@ use crate::generation::GenerationError;
 use crate::logits_file::parse_logits;
 use crate::model::hub::HubFiles;
 use crate::model::{Chat, Model, Precision};
-use sampling_lab_core::output::finding::DEFAULT_PAIR;
-use sampling_lab_core::{Analysis, GenerateArgs, GenerationConfig, Inspection, Lang, Part, SamplingError};
+use sampling_lab_core::internal::{MonteCarloRun, Part, DEFAULT_PAIR};
+use sampling_lab_core::{Analysis, GenerateArgs, GenerationConfig, Inspection, Lang, SamplingError};
 use serde::Serialize;
 
 /// Draws a Monte Carlo pass makes on fuzzed input: enough to run both ports' real
@@ -21,10 +21,20 @@ pub fn step_file(bytes: &[u8]) -> Result<(), GenerationError> {
     for vocab in [4, 49152] {
         match crate::step_file::read(bytes, STEP_MODEL, vocab, None) {
             Ok(step) => {
-                let again = crate::step_file::read(crate::step_file::write(&step).as_bytes(), STEP_MODEL, vocab, Some(&step.chat))
-                    .map_err(|e| GenerationError::invalid(e.to_string()))?;
+                let again = crate::step_file::read(
+                    crate::step_file::write(&step).as_bytes(),
+                    STEP_MODEL,
+                    vocab,
+                    Some(&step.chat),
+                )
+                .map_err(|e| GenerationError::invalid(e.to_string()))?;
                 assert_eq!(again, step, "a step file reads back as it was written");
-                inspect(Inspection::new(step.logits, GenerateArgs::default(), None, step.context_ids)?)?;
+                inspect(Inspection::new(
+                    step.logits,
+                    GenerateArgs::default(),
+                    None,
+                    step.context_ids,
+                )?)?;
             }
             Err(e) => return Err(GenerationError::invalid(e.to_string())),
         }
@@ -61,7 +71,7 @@ fn inspect(input: Inspection) -> Result<(), GenerationError> {
     let analysis = Analysis::run(&input);
     // The Chinese catalog too: every message the step's report names must render in it.
     as_json(&analysis.report(Lang::ZhHans, &DEFAULT_PAIR))?;
-    let mut run = analysis.monte_carlo_run(DRAWS, 0, Part::new(0, 1)?);
+    let mut run = MonteCarloRun::new(&analysis, DRAWS, 0, Part::new(0, 1)?);
     run.advance(DRAWS)?;
     as_json(&run.finish())
 }

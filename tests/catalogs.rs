@@ -20,7 +20,9 @@ fn page_catalog(lang: &str) -> Shape {
 fn languages() -> Vec<String> {
     let source = std::fs::read_to_string(Path::new(ROOT).join("www/shared/languages.js")).unwrap();
     let list = source.split("LANGUAGES = [").nth(1).unwrap().split(']').next().unwrap();
-    list.split(',').map(|s| s.trim().trim_matches('"').to_string()).collect()
+    list.split(',')
+        .map(|s| s.trim().trim_matches('"').to_string())
+        .collect()
 }
 
 #[test]
@@ -28,7 +30,11 @@ fn every_page_message_exists_in_every_language_with_the_same_arguments() {
     let languages = languages();
     assert_eq!(languages, ["en", "zh-Hans"]);
     let english = page_catalog(&languages[0]);
-    assert!(english.len() > 300, "the page's catalog was read: {} messages", english.len());
+    assert!(
+        english.len() > 300,
+        "the page's catalog was read: {} messages",
+        english.len()
+    );
     for lang in &languages[1..] {
         let wrong = differences(&english, &page_catalog(lang));
         assert!(wrong.is_empty(), "www/locales/{lang}/page.ftl:\n{}", wrong.join("\n"));
@@ -58,15 +64,29 @@ fn page_sources() -> Vec<PathBuf> {
 /// `new Said("id"`, `{ id: "id"`, `Wrong("id"`, `wrong("id"`.
 fn named_ids(source: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    for marker in ["t(\"", "tAttribute(\"", "data-l10n-id=\"", "new Said(\"", "{ id: \"", "Wrong(\"", "wrong(\"", "t(page.plainRate ? \""] {
+    for marker in [
+        "t(\"",
+        "tAttribute(\"",
+        "data-l10n-id=\"",
+        "new Said(\"",
+        "{ id: \"",
+        "Wrong(\"",
+        "wrong(\"",
+        "t(page.plainRate ? \"",
+    ] {
         for (at, _) in source.match_indices(marker) {
             // `t("` as a call of its own, not the end of `element("` or `get("`.
             let before = source[..at].chars().next_back().unwrap_or(' ');
-            if marker.starts_with(|c: char| c.is_ascii_alphabetic()) && (before.is_ascii_alphanumeric() || "_$.".contains(before)) {
+            if marker.starts_with(|c: char| c.is_ascii_alphabetic())
+                && (before.is_ascii_alphanumeric() || "_$.".contains(before))
+            {
                 continue;
             }
             let rest = &source[at + marker.len()..];
-            let id: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').collect();
+            let id: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                .collect();
             let after = &rest[id.len()..];
             // `{ id: "…", args }` is a message; `{ id: "ex-input", value }` an element's id.
             let message = marker != "{ id: \"" || after.starts_with("\", args") || after.starts_with("\" }");
@@ -79,7 +99,10 @@ fn named_ids(source: &str) -> BTreeSet<String> {
         let call = &source[at..];
         if let Some(quote) = call.find(", \"").filter(|q| *q < 60) {
             let rest = &call[quote + 3..];
-            let id: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
+            let id: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect();
             if id.starts_with(|c: char| c.is_ascii_alphabetic()) {
                 out.insert(id);
             }
@@ -103,7 +126,11 @@ fn every_message_the_page_names_is_in_its_catalog() {
         }
     }
     assert!(named > 200, "the page's messages were read: {named}");
-    assert!(missing.is_empty(), "messages www/locales/en/page.ftl lacks:\n{}", missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "messages www/locales/en/page.ftl lacks:\n{}",
+        missing.join("\n")
+    );
 }
 
 /// The step file's refusals are said by the page from its catalog (`StepFileError::message`).

@@ -5,7 +5,9 @@
 //! come with it; and a whole forward pass of a small llama gives the same bits on either kernel
 //! set and for a prompt as for cached decoding.
 
+// The sampling core's parity tests run in the browser the same way.
 #[macro_use]
+#[path = "../crates/sampling-lab-core/tests/both/mod.rs"]
 mod both;
 
 use candle_core::quantized::{GgmlDType, QTensor};

@@ -11,7 +11,7 @@ mod outcomes;
 use outcomes::{check, Checked};
 use sampling_lab::logits_file::parse_logits;
 use sampling_lab_core::columns::mlx_lm;
-use sampling_lab_core::output::finding::DEFAULT_PAIR;
+use sampling_lab_core::internal::DEFAULT_PAIR;
 use sampling_lab_core::{Analysis, GenerateArgs, Inspection, Lang};
 use serde_json::{json, Value};
 use std::io::Write;
@@ -131,7 +131,8 @@ fn the_mlx_lm_column_raises_and_keeps_what_mlx_lm_does_on_every_context_and_sett
         for setting in SETTINGS {
             let name = format!("{context} {setting}");
             let args = GenerateArgs::from_json_str(setting).unwrap();
-            let report = Analysis::run(&Inspection::new(logits.clone(), args, None, ids.clone()).unwrap()).report(Lang::En, &DEFAULT_PAIR);
+            let report = Analysis::run(&Inspection::new(logits.clone(), args, None, ids.clone()).unwrap())
+                .report(Lang::En, &DEFAULT_PAIR);
             check(
                 &name,
                 report.entry(mlx_lm::NAME),

@@ -30,6 +30,8 @@ struct Machine {
     venv: bool,
     /// node_modules exists, newer than package-lock.json.
     node_modules: bool,
+    /// node_modules is a link to another checkout's, older than this package-lock.json.
+    node_modules_link: bool,
 }
 
 const APT_COMMANDS: [&str; 8] = [
@@ -44,6 +46,8 @@ const APT_COMMANDS: [&str; 8] = [
 ];
 const FONTS: [&str; 2] = ["fonts-noto-cjk", "fonts-noto-color-emoji"];
 const DEBIAN_RUST: [&str; 4] = ["rustc-web", "cargo-web", "rust-web-src", "lld"];
+/// rustup's components `make lint` runs, as `rustup component list --installed` names them.
+const LINT_COMPONENTS: [&str; 2] = ["clippy-x86_64-unknown-linux-gnu", "rustfmt-x86_64-unknown-linux-gnu"];
 
 impl Machine {
     fn bare() -> Self {
@@ -60,6 +64,7 @@ impl Machine {
         machine.debs = FONTS.to_vec();
         machine.targets.push("wasm32-unknown-unknown");
         machine.components.push("rust-src");
+        machine.components.extend(LINT_COMPONENTS);
         machine.wasm_bindgen = Some(wasm_bindgen_crate_version());
         machine.pip = true;
         machine.venv = true;
@@ -77,14 +82,28 @@ fn wasm_bindgen_crate_version() -> &'static str {
     Box::leak(version.to_string().into_boxed_str())
 }
 
-/// Runs `scripts/setup.sh` on `machine`; the commands it ran that change the machine, one per
-/// line (`apt-get install …`, `rustup target add …`, `cargo install …`, `npm ci`), and its output.
+/// Runs `scripts/setup.sh` on `machine`, which must succeed; the commands it ran that change the
+/// machine, one per line (`apt-get install …`, `rustup target add …`, `cargo install …`,
+/// `npm ci`), and its output.
 fn set_up(machine: &Machine) -> (Vec<String>, String) {
+    let (changes, said, succeeded) = run_set_up(machine);
+    assert!(succeeded, "setup.sh failed:\n{said}");
+    (changes, said)
+}
+
+/// The same, whether or not the script succeeds: and whether it did.
+fn run_set_up(machine: &Machine) -> (Vec<String>, String, bool) {
     let root = tempdir();
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     fs::create_dir_all(root.join("scripts")).unwrap();
     fs::copy(repo.join("scripts/setup.sh"), root.join("scripts/setup.sh")).unwrap();
     fs::copy(repo.join("Cargo.lock"), root.join("Cargo.lock")).unwrap();
+    if machine.node_modules_link {
+        // Another checkout's install, made before this checkout's package-lock.json.
+        fs::create_dir(root.join("elsewhere")).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::os::unix::fs::symlink(root.join("elsewhere"), root.join("node_modules")).unwrap();
+    }
     fs::write(root.join("package-lock.json"), "{}").unwrap();
     if machine.node_modules {
         // Newer than package-lock.json, as `npm ci` then `touch` leave it.
@@ -96,7 +115,9 @@ fn set_up(machine: &Machine) -> (Vec<String>, String) {
     let log = root.join("log");
     fs::write(&log, "").unwrap();
     // The real tools the script reads files with.
-    for tool in ["bash", "sed", "awk", "grep", "dirname", "touch", "cat", "chmod"] {
+    for tool in [
+        "bash", "sed", "awk", "grep", "dirname", "touch", "cat", "chmod", "readlink",
+    ] {
         let path = which(tool);
         std::os::unix::fs::symlink(path, bin.join(tool)).unwrap();
     }
@@ -153,9 +174,8 @@ fn set_up(machine: &Machine) -> (Vec<String>, String) {
             components = machine.components.join(" "),
         ),
     );
-    match machine.wasm_bindgen {
-        Some(version) => stub("wasm-bindgen", &format!("echo wasm-bindgen {version}")),
-        None => {}
+    if let Some(version) = machine.wasm_bindgen {
+        stub("wasm-bindgen", &format!("echo wasm-bindgen {version}"));
     }
     stub("cargo", &record);
     let answers = |has: bool| if has { 0 } else { 1 };
@@ -179,7 +199,6 @@ fn set_up(machine: &Machine) -> (Vec<String>, String) {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(output.status.success(), "setup.sh failed:\n{said}");
     let ran = fs::read_to_string(&log).unwrap();
     let changes = ran
         .lines()
@@ -190,7 +209,7 @@ fn set_up(machine: &Machine) -> (Vec<String>, String) {
         })
         .collect();
     fs::remove_dir_all(&root).unwrap();
-    (changes, said)
+    (changes, said, output.status.success())
 }
 
 fn which(tool: &str) -> PathBuf {
@@ -234,6 +253,8 @@ fn a_bare_machine_gets_the_wasm_target_and_rust_src_and_everything_else() {
         "apt-get install fonts-noto-cjk fonts-noto-color-emoji".into(),
         "rustup target add wasm32-unknown-unknown".into(),
         "rustup component add rust-src".into(),
+        "rustup component add clippy".into(),
+        "rustup component add rustfmt".into(),
         format!("cargo install wasm-bindgen-cli --version {version} --locked --quiet"),
         "npm ci --no-audit --no-fund --loglevel=error".into(),
     ];
@@ -315,4 +336,39 @@ fn a_wasm_bindgen_cli_of_another_version_is_replaced() {
         changes[0].starts_with("cargo install wasm-bindgen-cli --version "),
         "{changes:?}"
     );
+}
+
+#[test]
+fn a_machine_without_clippy_or_rustfmt_gets_the_one_it_lacks() {
+    for lacking in ["clippy", "rustfmt"] {
+        let mut machine = Machine::complete();
+        machine.components.retain(|c| !c.starts_with(lacking));
+        let (changes, said) = set_up(&machine);
+        assert_eq!(changes, [format!("rustup component add {lacking}")], "{said}");
+    }
+}
+
+#[test]
+fn where_rustup_cannot_add_clippy_the_set_up_stops_and_says_what_to_run() {
+    let mut machine = Machine::complete();
+    machine.components.retain(|c| !c.starts_with("clippy"));
+    machine.rustup_offline = true;
+    let (changes, said, succeeded) = run_set_up(&machine);
+    assert!(!succeeded, "{said}");
+    assert_eq!(changes, ["rustup component add clippy"], "{said}");
+    assert!(said.contains("rustup component add clippy"), "{said}");
+}
+
+#[test]
+fn a_node_modules_linked_to_another_checkout_is_never_reinstalled_through_the_link() {
+    let mut machine = Machine::complete();
+    machine.node_modules = false;
+    machine.node_modules_link = true;
+    let (changes, said) = set_up(&machine);
+    assert_eq!(
+        changes,
+        Vec::<String>::new(),
+        "npm ci would empty the other checkout's: {said}"
+    );
+    assert!(said.contains("node_modules links to "), "{said}");
 }

@@ -46,18 +46,34 @@ fn every_step_file_seed_ends_in_a_result_or_an_error() {
 
 #[test]
 fn a_truncated_other_model_or_nan_step_file_is_refused_by_name_and_a_valid_one_reads() {
-    let seed = |name: &str| std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/step_file").join(name)).unwrap();
+    let seed = |name: &str| {
+        std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("fuzz/seeds/step_file")
+                .join(name),
+        )
+        .unwrap()
+    };
     let read = |name: &str| sampling_lab::step_file::read(&seed(name), untrusted::STEP_MODEL, 4, None);
     use sampling_lab::step_file::StepFileError;
-    assert_eq!(read("valid.json").unwrap().chat.messages[0].content, "你好，谢谢怎么说？");
+    assert_eq!(
+        read("valid.json").unwrap().chat.messages[0].content,
+        "你好，谢谢怎么说？"
+    );
     assert!(matches!(read("truncated.json"), Err(StepFileError::NotAStep(_))));
-    assert!(matches!(read("other-model.json"), Err(StepFileError::OtherModel { .. })));
+    assert!(matches!(
+        read("other-model.json"),
+        Err(StepFileError::OtherModel { .. })
+    ));
     assert_eq!(read("version-2.json"), Err(StepFileError::Version(2)));
     assert!(matches!(read("nan.json"), Err(StepFileError::Values(_))));
     assert_eq!(read("not-base64.json"), Err(StepFileError::Logits));
     assert!(matches!(read("unknown-field.json"), Err(StepFileError::NotAStep(_))));
     assert_eq!(read("ids-past-vocabulary.json"), Err(StepFileError::Ids(4)));
-    assert_eq!(read("three-logits.json"), Err(StepFileError::Length { got: 3, expected: 4 }));
+    assert_eq!(
+        read("three-logits.json"),
+        Err(StepFileError::Length { got: 3, expected: 4 })
+    );
 }
 
 #[test]

@@ -26,8 +26,14 @@ fn main() {
             write("config.json", &files.config);
             write("model.safetensors", &files.weights);
             write("tokenizer.json", &files.tokenizer);
-            files.tokenizer_config.as_deref().map(|b| write("tokenizer_config.json", b));
-            files.generation_config.as_deref().map(|b| write("generation_config.json", b));
+            files
+                .tokenizer_config
+                .as_deref()
+                .map(|b| write("tokenizer_config.json", b));
+            files
+                .generation_config
+                .as_deref()
+                .map(|b| write("generation_config.json", b));
         }
         "generate_call" => {
             let call = Call::arbitrary_take_rest(u).expect("an input the target accepted");

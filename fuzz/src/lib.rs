@@ -126,7 +126,11 @@ impl<'a> Arbitrary<'a> for TinyLlama {
             false => (u.int_in_range(1..=2)?, *u.choose(&[2, 4])?),
         };
         let kv_heads = *u.choose(&(1..=heads).filter(|k| heads % k == 0).collect::<Vec<_>>())?;
-        let intermediate = if quantized { 32 * u.int_in_range(1..=2)? } else { u.int_in_range(1..=8)? };
+        let intermediate = if quantized {
+            32 * u.int_in_range(1..=2)?
+        } else {
+            u.int_in_range(1..=8)?
+        };
         let overrides = (0..u.int_in_range(0..=3)?)
             .map(|_| Ok((u.choose_index(KEYS.len())?, any_value(u, 0)?)))
             .collect::<Result<_>>()?;
@@ -137,7 +141,11 @@ impl<'a> Arbitrary<'a> for TinyLlama {
             intermediate,
             layers: u.int_in_range(1..=2)?,
             context: u.int_in_range(0..=64)?,
-            dtype: if quantized { *u.choose(&[GgmlDType::Q4_1, GgmlDType::Q8_0, GgmlDType::Q4_0])? } else { *u.choose(&[GgmlDType::F32, GgmlDType::F16])? },
+            dtype: if quantized {
+                *u.choose(&[GgmlDType::Q4_1, GgmlDType::Q8_0, GgmlDType::Q4_0])?
+            } else {
+                *u.choose(&[GgmlDType::F32, GgmlDType::F16])?
+            },
             tied: u.arbitrary()?,
             extra_tokens: u.arbitrary_iter()?.take(12).collect::<Result<_>>()?,
             merges: u.arbitrary_iter()?.take(12).collect::<Result<_>>()?,
@@ -209,7 +217,10 @@ impl TinyLlama {
     fn tensors(&self, vocab: usize) -> candle_core::Result<Vec<(String, QTensor)>> {
         let (h, f) = (self.hidden(), self.intermediate);
         let kv = self.kv_heads * self.head_dim;
-        let mut shapes = vec![("token_embd.weight".to_string(), vec![vocab, h]), ("output_norm.weight".to_string(), vec![h])];
+        let mut shapes = vec![
+            ("token_embd.weight".to_string(), vec![vocab, h]),
+            ("output_norm.weight".to_string(), vec![h]),
+        ];
         if !self.tied {
             shapes.push(("output.weight".into(), vec![vocab, h]));
         }
@@ -285,11 +296,22 @@ pub struct TinyHub {
 impl TinyHub {
     pub fn files(&self) -> Option<HubFiles> {
         // The damage goes into the Hub files, not into the GGUF they are exported from.
-        let clean = TinyLlama { damage: Damage::default(), overrides: vec![], ..self.model.clone() };
-        let dtype = if self.bf16 { candle_core::DType::BF16 } else { candle_core::DType::F32 };
+        let clean = TinyLlama {
+            damage: Damage::default(),
+            overrides: vec![],
+            ..self.model.clone()
+        };
+        let dtype = if self.bf16 {
+            candle_core::DType::BF16
+        } else {
+            candle_core::DType::F32
+        };
         let mut files = hub_files_from_gguf(&clean.to_bytes(), dtype).ok()?;
         let mut tc = files.tokenizer_config.take().unwrap_or_default();
-        for (bytes, damage) in [&mut files.config, &mut files.weights, &mut files.tokenizer, &mut tc].into_iter().zip(&self.damage) {
+        for (bytes, damage) in [&mut files.config, &mut files.weights, &mut files.tokenizer, &mut tc]
+            .into_iter()
+            .zip(&self.damage)
+        {
             damage.apply(bytes);
         }
         files.tokenizer_config = Some(tc);
@@ -356,7 +378,11 @@ impl Call {
     /// The arguments' JSON and generation_config.json's (empty: none).
     pub fn texts(&self) -> (String, String) {
         let params = self.raw.clone().unwrap_or_else(|| object(&self.args));
-        let config = if self.config.is_empty() { String::new() } else { object(&self.config) };
+        let config = if self.config.is_empty() {
+            String::new()
+        } else {
+            object(&self.config)
+        };
         (params, config)
     }
 
@@ -367,8 +393,6 @@ impl Call {
 }
 
 fn object(fields: &[(u8, ArgValue)]) -> String {
-    let map: Map<String, JsonValue> =
-        fields.iter().map(|(k, v)| (name(*k).to_string(), v.value())).collect();
+    let map: Map<String, JsonValue> = fields.iter().map(|(k, v)| (name(*k).to_string(), v.value())).collect();
     JsonValue::Object(map).to_string()
 }
-

@@ -2,9 +2,7 @@
 
 use super::GenerationError;
 use crate::model::Model;
-use sampling_lab_core::columns::TokenSampler;
-use sampling_lab_core::Distribution;
-use sampling_lab_core::{ColumnName, GenerateArgs, GenerationConfig};
+use sampling_lab_core::{ColumnName, Distribution, GenerateArgs, GenerationConfig, TokenSampler};
 
 /// One `generate()` call on a model, with the two defaults every edge would otherwise write
 /// again: the caller's `generation_config.json`, else the model's own; the caller's seed (a flag,
@@ -56,8 +54,7 @@ impl Sampler {
         generation_config: Option<&GenerationConfig>,
         seed: u64,
     ) -> Result<Self, GenerationError> {
-        let column = semantics.column().set_up(args, generation_config);
-        Ok(Sampler(column.sampler(seed)?))
+        Ok(Sampler(semantics.column().sampler(args, generation_config, seed)?))
     }
 
     /// The exact distribution [`Sampler::next`] draws from at this step.

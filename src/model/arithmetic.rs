@@ -1,7 +1,7 @@
 //! Exact precision's arithmetic between the weight products: RMS norm, rotary embeddings,
 //! attention and SwiGLU, on f32 rows, in an order of operations this code fixes and with libm's
 //! `expf`, `sinf`, `cosf` and `powf` (the same Rust source on every target: the platform's own
-//! maths library varies by CPU and by build, libm does not). With the [`kernels`](super::kernels)'
+//! maths library varies by CPU and by build, libm does not). With the [`kernels`]'
 //! contract, this makes the exact model's logits the same bits on every CPU and in the page.
 //!
 //! The formulas are transformers' llama (and candle's): the order within each is written below.

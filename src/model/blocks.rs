@@ -1,5 +1,5 @@
 //! Weight matrices kept in the file's quantization blocks (or as f32, for dense weights) and
-//! multiplied in f32 by the [`kernels`](super::kernels), whose order of operations is fixed.
+//! multiplied in f32 by the [`kernels`], whose order of operations is fixed.
 //!
 //! Exact precision means f32 arithmetic on the weights the file describes — the values
 //! `dequantize` yields. Holding those values as f32 costs 4 bytes per weight (540 MB for
@@ -84,7 +84,7 @@ impl BlockMatrix {
 
     /// From a tensor's bytes as a GGUF stores them; `None` for formats without a kernel here.
     pub fn from_bytes(dtype: GgmlDType, rows: usize, cols: usize, data: &[u8]) -> Option<Self> {
-        let format = BlockFormat::of(dtype).filter(|_| cols % BLOCK == 0)?;
+        let format = BlockFormat::of(dtype).filter(|_| cols.is_multiple_of(BLOCK))?;
         let (nf, nq) = (
             format.factors_per_row(cols) / (cols / BLOCK),
             format.quants_per_row(cols) / (cols / BLOCK),

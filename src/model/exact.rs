@@ -1,6 +1,6 @@
 //! The exact runner: llama's forward pass in f32 over the file's weights, kept in their blocks
 //! where a kernel exists ([`BlockMatrix`]) and as f32 rows otherwise, with the fixed-order
-//! [`arithmetic`](super::arithmetic) between the products.
+//! [`arithmetic`] between the products.
 //!
 //! The arithmetic is transformers' llama (and candle's): RMS norm, rotary embeddings on halves,
 //! grouped-query attention with a causal mask, SwiGLU, logits of the last position only. Every

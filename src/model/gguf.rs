@@ -161,7 +161,7 @@ impl<'a> GgufFile<'a> {
             .and_then(|v| v.to_vec().ok())
             .map(Vec::len)
             .ok_or_else(|| ModelError::Missing("GGUF metadata has no `tokenizer.ggml.tokens`".into()))?;
-        Ok(Hyper {
+        Hyper {
             hidden: n("embedding_length")? as usize,
             intermediate: n("feed_forward_length")? as usize,
             layers: n("block_count")? as usize,
@@ -173,7 +173,7 @@ impl<'a> GgufFile<'a> {
             vocab,
             tied_embeddings: !self.content.tensor_infos.contains_key("output.weight"),
         }
-        .checked()?)
+        .checked()
     }
 
     pub fn tokenizer(&self) -> Result<TextTokenizer> {

@@ -64,7 +64,8 @@ impl Hyper {
             self.kv_heads,
             self.vocab,
         ];
-        if positive.contains(&0) || self.hidden % self.heads != 0 || self.heads % self.kv_heads != 0 {
+        if positive.contains(&0) || !self.hidden.is_multiple_of(self.heads) || !self.heads.is_multiple_of(self.kv_heads)
+        {
             return Err(ModelError::Invalid(format!(
                 "inconsistent llama hyper-parameters: {self:?}"
             )));
@@ -80,7 +81,7 @@ impl Hyper {
                 "the model claims a {what} of {n}, more than the {max} sampling-lab accepts"
             )));
         }
-        if (self.hidden / self.heads) % 2 != 0 {
+        if !(self.hidden / self.heads).is_multiple_of(2) {
             return Err(ModelError::Invalid(
                 "the attention head size must be even for rotary embeddings".into(),
             ));

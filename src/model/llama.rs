@@ -37,6 +37,8 @@ pub enum Backbone {
 }
 
 /// One conversation's attention state.
+// A session holds one, so the quantized variant's size costs nothing worth a box's indirection.
+#[allow(clippy::large_enum_variant)]
 pub enum KvCache {
     /// candle's quantized llama keeps its cache inside the (cheaply cloned) weights.
     Quantized(ModelWeights),

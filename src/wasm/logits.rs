@@ -3,8 +3,8 @@
 
 use super::{args, generation_config, report_options, to_js};
 use crate::logits_file;
-use sampling_lab_core::output::monte_carlo;
-use sampling_lab_core::{Analysis, Inspection, Part, Port};
+use sampling_lab_core::internal::{self, Part};
+use sampling_lab_core::{Analysis, Inspection, Port};
 use wasm_bindgen::prelude::*;
 
 fn inspection(
@@ -67,7 +67,7 @@ pub fn monte_carlo(
     let part = Part::new(part.unwrap_or(0), parts.unwrap_or(1))?;
     let input = inspection(logits, params_json, generation_config_json, context_ids)?;
     Ok(MonteCarloRun {
-        run: Analysis::run(&input).monte_carlo_run(draws, seed, part),
+        run: internal::MonteCarloRun::new(&Analysis::run(&input), draws, seed, part),
     })
 }
 
@@ -117,7 +117,7 @@ impl DrawJob {
 /// (frequencies, distinct tokens, share outside the hf support, the statistical check).
 #[wasm_bindgen]
 pub struct MonteCarloRun {
-    run: monte_carlo::MonteCarloRun,
+    run: internal::MonteCarloRun,
 }
 
 #[wasm_bindgen]

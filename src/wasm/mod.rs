@@ -24,7 +24,7 @@ pub use step::StepLogits;
 pub use step_file::{read_step, write_step};
 
 use sampling_lab_core::columns::{self, causes::Rule};
-use sampling_lab_core::output::catalog::ColumnInfo;
+use sampling_lab_core::output::ColumnInfo;
 use sampling_lab_core::{GenerateArgs, GenerationConfig, Lang, ReportOptions};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;

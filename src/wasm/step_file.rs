@@ -20,7 +20,12 @@ enum Read {
 /// tokens, for the chat `chat_json` (the link's; none for any): `{step: {model, chat,
 /// context_ids, logits, completions}}` or `{refused: {id, args}}`.
 #[wasm_bindgen(js_name = readStep)]
-pub fn read_step(bytes: &[u8], model_sha256: &str, vocab: usize, chat_json: Option<String>) -> Result<JsValue, JsError> {
+pub fn read_step(
+    bytes: &[u8],
+    model_sha256: &str,
+    vocab: usize,
+    chat_json: Option<String>,
+) -> Result<JsValue, JsError> {
     let chat: Option<StepChat> = chat_json
         .map(|text| serde_json::from_str(&text))
         .transpose()

@@ -4,8 +4,8 @@
 use super::*;
 use sampling_lab::generation::{GenerationError, Sampler, Session};
 use sampling_lab::model::{Chat, Message, ModelError};
-use sampling_lab_core::columns::{corrected, hf, literal};
-use sampling_lab_core::{GenerateArgs, SamplingError};
+use sampling_lab_core::columns::{hf, literal};
+use sampling_lab_core::{ColumnName, GenerateArgs, SamplingError};
 
 #[test]
 fn tokenizer_ids_equal_transformers_on_the_corpus() {
@@ -170,7 +170,7 @@ fn seeded_sampling_is_reproducible_for_every_semantics() {
     let model = model(Precision::Fast);
     let args =
         GenerateArgs::from_json_str(r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#).unwrap();
-    for semantics in [hf::NAME, literal::NAME, corrected::NAME] {
+    for semantics in ColumnName::all() {
         let run = |seed| {
             let sampler = Sampler::new(semantics, &args, None, seed).unwrap();
             let mut session = Session::start(model.clone(), reference_ids(), sampler, 8).unwrap();

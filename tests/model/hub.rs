@@ -60,7 +60,7 @@ fn the_hub_tokenizer_and_template_give_the_reference_ids() {
 /// bf16 keeps 8 bits of mantissa: the logits move, the model's choice does not.
 #[test]
 fn a_bf16_hub_checkpoint_loads_and_keeps_the_top_token() {
-    let (got, expected, diff) = reference_deviation(&hub_model(DType::BF16), "hub bf16 reference");
+    let (got, expected, diff) = reference_deviation(hub_model(DType::BF16), "hub bf16 reference");
     assert_eq!(hub_model(DType::BF16).info.weights, "BF16");
     assert!(diff < BF16_TOLERANCE, "{diff}");
     assert_eq!(argmax(&got), argmax(&expected));

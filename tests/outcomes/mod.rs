@@ -35,9 +35,10 @@ fn ids(v: &Value) -> BTreeSet<u32> {
 /// Whether one of the column's notes says the decision is float noise or a tie its sort settles
 /// (by the notes' stable ids, not their words).
 fn flags_it(notes: &[Text]) -> bool {
-    notes.iter().map(|n| n.message.id()).any(|id| {
-        id.ends_with("-near") || id.ends_with("-ties") || id == "note-sglang-past-one"
-    })
+    notes
+        .iter()
+        .map(|n| n.message.id())
+        .any(|id| id.ends_with("-near") || id.ends_with("-ties") || id == "note-sglang-past-one")
 }
 
 /// Holds `entry` to `outcome` on a vocabulary of `vocab`, and counts the case.

@@ -1,4 +1,4 @@
-//! Written by `sampling_lab_core::columns::rust_code::example_program`: the corrected candle port
+//! Written by `example_program` (`src/columns/rust_code.rs`): the corrected candle port
 //! of transformers'
 //! `generate(do_sample=True, temperature=0.7, top_k=40, top_p=0.9)`,
 //! exactly the code the page offers to copy (a test keeps the two the same), as a program. It

@@ -109,7 +109,7 @@ fn sort_support(support: &mut [(u32, f64)]) {
 
 /// How many values tie with the `k`-th highest when some of them fall past `k`: `None` when the
 /// `k` highest are set apart (or k is 0 or past the end). Linear: a selection, not a sort.
-pub fn ties_at_k(values: &[f32], k: usize) -> Option<usize> {
+pub(crate) fn ties_at_k(values: &[f32], k: usize) -> Option<usize> {
     if k == 0 || k >= values.len() {
         return None;
     }
@@ -149,7 +149,7 @@ pub struct Comparison {
 
 /// Probabilities below f32's smallest: a softmax in f32 (torch's, candle's) rounds them to 0, so
 /// no draw reaches a token kept with one.
-pub const VANISHING: f64 = 1.401298464324817e-45;
+pub(crate) const VANISHING: f64 = 1.401298464324817e-45;
 
 impl Comparison {
     /// No probability further apart than `tolerance`, and the same tokens drawable: a token only

@@ -10,8 +10,8 @@ pub type Shape = BTreeMap<String, (BTreeSet<String>, BTreeSet<String>)>;
 
 /// The shape of a catalog's source; panics, naming the file, where it does not parse.
 pub fn shape(name: &str, source: &str) -> Shape {
-    let resource = fluent_syntax::parser::parse(source)
-        .unwrap_or_else(|(_, errors)| panic!("{name} does not parse: {errors:?}"));
+    let resource =
+        fluent_syntax::parser::parse(source).unwrap_or_else(|(_, errors)| panic!("{name} does not parse: {errors:?}"));
     let mut out = Shape::new();
     for entry in resource.body {
         match entry {
@@ -29,7 +29,8 @@ pub fn shape(name: &str, source: &str) -> Shape {
                     })
                     .collect();
                 assert!(
-                    out.insert(message.id.name.to_string(), (attributes, variables)).is_none(),
+                    out.insert(message.id.name.to_string(), (attributes, variables))
+                        .is_none(),
                     "{name} defines {} twice",
                     message.id.name
                 );

@@ -50,7 +50,10 @@ fn every_message_the_core_names_is_in_the_english_catalog() {
         // Every kebab-case string literal is a message id: the core writes no other, but for
         // names that are written so.
         let names = ["mlx-lm", sampling_lab_core::columns::llama_cpp::VERSION];
-        for id in string_literals(&source).into_iter().filter(|s| is_message_id(s) && !names.contains(&s.as_str())) {
+        for id in string_literals(&source)
+            .into_iter()
+            .filter(|s| is_message_id(s) && !names.contains(&s.as_str()))
+        {
             named += 1;
             if !ids.contains(&id) {
                 missing.push(format!("{}: {id}", file.display()));
@@ -58,7 +61,11 @@ fn every_message_the_core_names_is_in_the_english_catalog() {
         }
     }
     assert!(named > 100, "the core's messages were read: {named}");
-    assert!(missing.is_empty(), "messages the catalog lacks:\n{}", missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "messages the catalog lacks:\n{}",
+        missing.join("\n")
+    );
 }
 
 /// Every `.rs` file under `dir`.
@@ -85,7 +92,9 @@ fn is_message_id(text: &str) -> bool {
     let words: Vec<&str> = text.split('-').collect();
     words.len() >= 2
         && words[0].starts_with(|c: char| c.is_ascii_lowercase())
-        && words
-            .iter()
-            .all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'))
+        && words.iter().all(|w| {
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        })
 }

@@ -6,7 +6,7 @@ use super::draft::{continuation, prompt_lookup, DraftSource};
 use super::{Rejection, Round, Speculation, Speculative, State, Target, REJECTION_TOP};
 use crate::generation::session::Finish;
 use crate::generation::{GenerationError, Sampler};
-use sampling_lab_core::columns::hf::torch_argmax;
+use sampling_lab_core::internal::torch_argmax;
 use sampling_lab_core::ColumnName;
 
 impl Speculative {

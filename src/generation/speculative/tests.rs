@@ -3,7 +3,7 @@
 use super::draft::prompt_lookup;
 use super::*;
 use sampling_lab_core::columns::dflash;
-use sampling_lab_core::columns::hf::torch_argmax;
+use sampling_lab_core::internal::torch_argmax;
 use sampling_lab_core::GenerateArgs;
 
 const V: usize = 5;
@@ -132,7 +132,7 @@ fn a_greedy_draft_at_temperature_zero_is_accepted_whole() {
 
 #[test]
 fn a_rejection_gives_the_target_distribution_at_the_first_mismatch() {
-    let prompt = vec![0u32, 1, 2, 3, 1, 2];
+    let prompt = [0u32, 1, 2, 3, 1, 2];
     let s = speculate(r#"{"temperature": 1.0}"#, DraftSource::Greedy, 6, 40, 3);
     let probe = sampler(r#"{"temperature": 1.0}"#, 0);
     // The first token is drawn from the prefill, before any round.
@@ -217,7 +217,7 @@ fn above_zero_the_emitted_tokens_are_exact_draws_from_the_target() {
         .collect();
     let n = 20_000;
     for draft in [DraftSource::Greedy, DraftSource::Sampled, DraftSource::PromptLookup] {
-        let mut counts = vec![0u64; V * V];
+        let mut counts = [0u64; V * V];
         let (mut observed_tau, mut expected_tau) = (0.0, 0.0);
         for seed in 0..n as u64 {
             let s = speculate(kwargs, draft, 4, 6, seed);

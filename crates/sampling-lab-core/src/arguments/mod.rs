@@ -1,9 +1,12 @@
-//! The arguments of a `generate()` call: the keyword arguments as a Python user writes them, the
-//! model's `generation_config.json`, and the values transformers resolves from both
-//! ([`params`]); Python's scalars, with their types and reprs ([`pyvalue`]).
+//! A `generate()` call's arguments, as transformers resolves and validates them.
+//!
+//! The keyword arguments as a Python user writes them ([`GenerateArgs`]), the model's
+//! `generation_config.json` ([`GenerationConfig`]), and the values transformers resolves from
+//! both ([`EffectiveParams`]); Python's scalars, with their types and reprs ([`PyValue`]).
 
-pub mod params;
-pub mod pyvalue;
+pub(crate) mod params;
+pub(crate) mod pyvalue;
 
 pub use params::{EffectiveParams, Field, GenerateArgs, GenerationConfig, Source};
-pub use pyvalue::{float_repr, rust_f64, PyValue};
+pub use pyvalue::PyValue;
+pub(crate) use pyvalue::{float_repr, rust_f64};

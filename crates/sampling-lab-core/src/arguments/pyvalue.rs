@@ -93,13 +93,13 @@ impl PyValue {
     }
 
     /// `repr(float(x))`, for the checks that convert before they format.
-    pub fn float_repr(self) -> String {
+    pub(crate) fn float_repr(self) -> String {
         float_repr(self.number().unwrap_or(f64::NAN))
     }
 }
 
 /// An f64 literal as Rust source (always with a decimal point).
-pub fn rust_f64(x: f64) -> String {
+pub(crate) fn rust_f64(x: f64) -> String {
     let s = format!("{x:?}");
     if s.contains(['.', 'e', 'N', 'i']) {
         s

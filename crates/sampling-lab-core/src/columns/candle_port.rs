@@ -17,7 +17,7 @@ use candle_transformers::generation::{LogitsProcessor, Sampling};
 use rand::distr::weighted::WeightedIndex;
 
 /// candle's examples pass the last `repeat_last_n = 64` tokens to `apply_repeat_penalty`.
-pub const REPEAT_LAST_N: usize = 64;
+pub(crate) const REPEAT_LAST_N: usize = 64;
 
 /// How much of the context a repetition penalty looks at.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -54,7 +54,7 @@ impl CandlePort {
     }
 
     /// The logits tensor handed to `LogitsProcessor`, after penalty and bans.
-    pub fn prepared_logits(&self, logits: &[f32], context: &[u32]) -> Result<Tensor, SamplingError> {
+    pub(crate) fn prepared_logits(&self, logits: &[f32], context: &[u32]) -> Result<Tensor, SamplingError> {
         self.prepare(&Tensor::from_slice(logits, logits.len(), &Device::Cpu)?, context)
     }
 
@@ -123,7 +123,7 @@ impl CandlePort {
 
     /// The tokens a plain `Sampling::All` set-up can draw: those whose f32 weight is not zero
     /// (without ordering them, as the exact distribution does).
-    pub fn drawable(&self, logits: &[f32]) -> Result<Vec<u32>, SamplingError> {
+    pub(crate) fn drawable(&self, logits: &[f32]) -> Result<Vec<u32>, SamplingError> {
         let tensor = self.prepared_logits(logits, &[])?;
         let temperature = match self.sampling {
             Sampling::All { temperature } if self.steps.is_empty() => temperature,
@@ -162,7 +162,7 @@ impl CandlePort {
     }
 
     /// Monte Carlo draws of this port, checked against its own exact distribution.
-    pub fn drawing(&self, logits: &[f32], context: &[u32], seed: u64) -> Result<Drawing, SamplingError> {
+    pub(crate) fn drawing(&self, logits: &[f32], context: &[u32], seed: u64) -> Result<Drawing, SamplingError> {
         Ok(Drawing {
             exact: self.distribution(logits, context)?,
             source: Box::new(CandleDraws {
@@ -273,7 +273,7 @@ fn candle_topp(prs: &mut [f32], top_p: f32) {
 }
 
 /// Describes a `Sampling` as Rust source.
-pub fn sampling_text(s: &Sampling) -> String {
+pub(crate) fn sampling_text(s: &Sampling) -> String {
     match s {
         Sampling::ArgMax => "Sampling::ArgMax".into(),
         Sampling::All { temperature } => format!("Sampling::All {{ temperature: {} }}", rust_f64(*temperature)),

@@ -8,7 +8,7 @@ use crate::text::{Message, Text};
 use serde::Serialize;
 
 /// A reason the page can name: a stable `snake_case` name (exercise sets refer to it) and the
-/// column it explains. Each engine declares its own.
+/// column it explains. Each column declares its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rule {
     name: &'static str,
@@ -63,7 +63,6 @@ pub struct Cause {
     pub message: Message,
 }
 
-
 /// A cause with its sentence in one language.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CauseText {
@@ -77,13 +76,13 @@ pub struct CauseText {
 }
 
 /// Whether a column's distribution is not hf's (or cannot be compared with it).
-pub fn departs(comparison: Option<&Comparison>) -> bool {
+pub(crate) fn departs(comparison: Option<&Comparison>) -> bool {
     !comparison.is_some_and(|c| c.agrees_within(EXACT_TOLERANCE))
 }
 
 /// Where transformers took a value it was not passed, as a catalog selector
 /// (`-source(source: …)`): `generation_config` or `default`.
-pub fn source_key(source: Source) -> &'static str {
+pub(crate) fn source_key(source: Source) -> &'static str {
     match source {
         Source::GenerationConfig => "generation_config",
         _ => "default",
@@ -92,7 +91,7 @@ pub fn source_key(source: Source) -> &'static str {
 
 /// Names joined for a sentence: code and arguments (`top_k=50, top_p=0.9`), the same in every
 /// language.
-pub fn listed(names: &[String]) -> String {
+pub(crate) fn listed(names: &[String]) -> String {
     names.join(", ")
 }
 

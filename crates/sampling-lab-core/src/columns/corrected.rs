@@ -107,7 +107,7 @@ impl CandlePort {
 
 /// transformers' pipeline as a candle set-up: penalty and n-gram bans on the logits, the
 /// temperature in `Sampling`, the warpers in the `sample_f` closure.
-pub fn corrected_port(hf: &HfSampling) -> CandlePort {
+pub(crate) fn corrected_port(hf: &HfSampling) -> CandlePort {
     let mut port = CandlePort::plain(Sampling::ArgMax);
     let mut steps = Vec::new();
     for processor in &hf.processors {

@@ -12,9 +12,10 @@
 
 use super::candle_port::CandlePort;
 use super::causes::{departs, Cause, Rule};
-use super::hf::{torch_argmax, Processor};
+use super::hf::Processor;
 use super::rust_code::{port_program, port_text};
 use super::thresholds::{Behaviour, Threshold};
+use super::torch_f32::torch_argmax;
 use super::{Column, ColumnName, Drawing, Engine, StepView, TokenSampler};
 use crate::arguments::params::{Field, GenerateArgs};
 use crate::arguments::pyvalue::{float_repr, PyValue};
@@ -33,7 +34,7 @@ const THRESHOLD: Rule = Rule::new("dflash_threshold", NAME);
 const NO_DO_SAMPLE: Rule = Rule::new("dflash_no_do_sample", NAME);
 /// DFlash samples at the temperature alone where transformers also truncates (its implicit
 /// `top_k=50` at least): the usual reason the two differ when both sample.
-pub const TEMPERATURE_ONLY: Rule = Rule::new("dflash_temperature_only", NAME);
+pub(crate) const TEMPERATURE_ONLY: Rule = Rule::new("dflash_temperature_only", NAME);
 
 /// DFlash's registry entry.
 pub static COLUMN: Column = Column {
@@ -46,14 +47,14 @@ pub static COLUMN: Column = Column {
 };
 
 /// `sample()` takes the argmax for temperatures strictly below this.
-pub const GREEDY_BELOW: f64 = 1e-5;
+pub(crate) const GREEDY_BELOW: f64 = 1e-5;
 
 /// DFlash's temperature when the caller gives none (`sample(logits, temperature=0.0)`).
-pub const DEFAULT_TEMPERATURE: f64 = 0.0;
+pub(crate) const DEFAULT_TEMPERATURE: f64 = 0.0;
 
 /// DFlash's sampler for one call.
 #[derive(Clone, Debug, PartialEq)]
-pub struct DflashSampling {
+pub(crate) struct DflashSampling {
     /// The temperature `sample()` is called with: the call's, else DFlash's default (0).
     pub temperature: f64,
     /// `generate()` arguments the call carried that DFlash never reads, as `name=value`.
@@ -200,9 +201,11 @@ fn causes(dflash: &DflashSampling, step: &StepView) -> Vec<Cause> {
             ),
         );
     } else if !dflash.is_greedy() && !hf.do_sample {
-        out.push(NO_DO_SAMPLE.says(
-            Message::new("cause-dflash-no-do-sample").verbatim("temperature", float_repr(dflash.temperature)),
-        ));
+        out.push(
+            NO_DO_SAMPLE.says(
+                Message::new("cause-dflash-no-do-sample").verbatim("temperature", float_repr(dflash.temperature)),
+            ),
+        );
     }
     let lacked = super::hf::processors_as_arguments(step, |p| !matches!(p, Processor::Temperature(_)));
     if !dflash.is_greedy() && hf.do_sample && !lacked.is_empty() {

@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 
 /// One library's sampler, set up for one call. A column that its library refuses still answers
 /// every question: its distribution is the refusal, and it says so in its entry and causes.
-pub trait Engine {
+pub(crate) trait Engine {
     /// The distribution one draw comes from, given a step's raw logits and every id so far
     /// (prompt included), or what the library raises there.
     fn distribution(&self, logits: &[f32], context: &[u32]) -> Result<Distribution, SamplingError>;
@@ -53,7 +53,9 @@ pub trait Engine {
     fn sampler(&self, seed: u64) -> Result<Box<dyn TokenSampler>, SamplingError>;
 }
 
-/// Picks each generated token under one column.
+/// Picks each generated token as one library would, seeded once for a whole generation: what
+/// [`Column::sampler`](crate::Column::sampler) and [`CandlePort::sampler`](crate::CandlePort::sampler)
+/// hand out.
 pub trait TokenSampler {
     /// The exact distribution [`TokenSampler::next`] draws from at this step.
     fn distribution(&self, logits: &[f32], context: &[u32]) -> Result<Distribution, SamplingError>;
@@ -72,17 +74,17 @@ pub trait TokenSampler {
 /// Monte Carlo runs are made, and shared out between threads, in blocks of this many draws; a
 /// [`DrawSource`] may seed its generator per block, so that the draws do not depend on the
 /// sharing.
-pub const DRAW_BLOCK: usize = 1000;
+pub(crate) const DRAW_BLOCK: usize = 1000;
 
 /// The draws of a Monte Carlo run, one at a time, as the engine's own generator makes them.
-pub trait DrawSource {
+pub(crate) trait DrawSource {
     /// Draw `index` of the run; within a part of a run, indices come in order, from the start of
     /// a block.
     fn draw(&mut self, index: usize) -> Result<u32, SamplingError>;
 }
 
 /// What Monte Carlo draws for a column: its draws and the exact distribution they must match.
-pub struct Drawing {
+pub(crate) struct Drawing {
     /// The draws, made on demand so that a run can be chunked and shared out.
     pub source: Box<dyn DrawSource>,
     /// The distribution the draws are checked against: the column's exact one.
@@ -127,7 +129,7 @@ pub(crate) fn block_seed(seed: u64, block: usize) -> u64 {
 
 /// A sampler for the columns whose draw is not the library's own generator (transformers' and
 /// transformers.js' distributions, drawn with a seeded generator of this crate).
-pub struct ExactSampler<F> {
+pub(crate) struct ExactSampler<F> {
     distribution: F,
     rng: StdRng,
 }

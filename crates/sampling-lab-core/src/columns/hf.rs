@@ -3,16 +3,19 @@
 //! Scores stay f32 wherever transformers keeps them f32 (penalty, temperature, top-k), so that
 //! ties are the ties torch sees. Mass thresholds (top-p, min-p, typical, epsilon, eta) are
 //! evaluated in f64; a decision that lies within float noise of its threshold, or a cut through
-//! a group of tied tokens (torch's unstable sort decides those), is recorded as an [`Ambiguity`].
+//! a group of tied tokens (torch's unstable sort decides those), is recorded as an ambiguity:
+//! the corrected port's report entry lists them (`ambiguities`).
 
 use super::causes::{Cause, Rule};
+use super::repetition_penalty::penalise;
 use super::thresholds::{Behaviour, Threshold};
+use super::torch_f32::{divide_by_temperature, torch_argmax};
 use super::{Column, ColumnName, Engine, ExactSampler, StepView, TokenSampler};
 use crate::arguments::params::{EffectiveParams, Field, GenerateArgs, Source};
 use crate::arguments::pyvalue::{float_repr, PyValue};
 use crate::distribution::{log_softmax_f64, Distribution, VANISHING};
-use crate::truncation::{ban_ngrams, top_k, Warper};
 use crate::text::Message;
+use crate::truncation::{ban_ngrams, top_k, Warper};
 use crate::SamplingError;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -34,7 +37,7 @@ const UNDRAWABLE: Rule = Rule::new("hf_undrawable", NAME);
 
 /// One of transformers' logits processors.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Processor {
+pub(crate) enum Processor {
     /// `RepetitionPenaltyLogitsProcessor`: the score of each token of the context divided by the
     /// penalty (multiplied, when negative), in f32 as torch computes it.
     RepetitionPenalty(f32),
@@ -77,11 +80,6 @@ impl Processor {
             Processor::Truncate(step) => step.field(),
         }
     }
-
-    /// Warpers only run when sampling; the others also shape greedy decoding.
-    pub fn is_warper(&self) -> bool {
-        !matches!(self, Processor::RepetitionPenalty(_) | Processor::NoRepeatNGram(_))
-    }
 }
 
 /// hf's processors as `name=value`, those `lacks` picks, each marked when transformers filled it
@@ -98,14 +96,17 @@ pub(crate) fn processors_as_arguments(step: &StepView, lacks: impl Fn(&Processor
             } else {
                 "argument"
             };
-            Message::new(id).verbatim("argument", format!("{}={}", field.name(), step.effective.get(field).repr()))
+            Message::new(id).verbatim(
+                "argument",
+                format!("{}={}", field.name(), step.effective.get(field).repr()),
+            )
         })
         .collect()
 }
 
 /// A decision torch may take differently for reasons of floating point or sort order.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Ambiguity {
+pub(crate) struct Ambiguity {
     /// transformers' class of the processor that took the decision.
     pub processor: &'static str,
     /// The decision and why torch may take it otherwise, with the numbers.
@@ -114,7 +115,7 @@ pub struct Ambiguity {
 
 /// transformers' sampling pipeline for one set of effective parameters.
 #[derive(Clone, Debug, PartialEq)]
-pub struct HfSampling {
+pub(crate) struct HfSampling {
     /// The processors `generate()` runs, in its order (the warpers only when sampling).
     pub processors: Vec<Processor>,
     /// Whether it draws (softmax, then `torch.multinomial`) or takes the argmax.
@@ -123,9 +124,7 @@ pub struct HfSampling {
 
 /// The result of running the pipeline on one set of logits.
 #[derive(Clone, Debug)]
-pub struct HfOutcome {
-    /// Processed scores as `output_scores` returns them (−inf where removed).
-    pub scores: Vec<f32>,
+pub(crate) struct HfOutcome {
     /// What one draw comes from (the argmax alone when greedy): the reference distribution.
     pub distribution: Distribution,
     /// The decisions torch's float arithmetic or sort order may take otherwise, if any: where
@@ -139,14 +138,15 @@ impl HfSampling {
     pub fn from_params(p: &EffectiveParams) -> Result<Self, SamplingError> {
         let mut processors = Vec::new();
         let penalty = p.get(Field::RepetitionPenalty);
-        if penalty.number().is_some_and(|x| x != 1.0) {
-            if !penalty.is_float() || !(penalty.number().unwrap() > 0.0) {
+        if let Some(r) = penalty.number().filter(|x| *x != 1.0) {
+            // transformers checks `not penalty > 0`, which a NaN fails too.
+            if !penalty.is_float() || r.is_nan() || r <= 0.0 {
                 return Err(SamplingError::Refused(format!(
                     "`penalty` has to be a strictly positive float, but is {}",
                     penalty.repr()
                 )));
             }
-            processors.push(Processor::RepetitionPenalty(penalty.number().unwrap() as f32));
+            processors.push(Processor::RepetitionPenalty(r as f32));
         }
         let ngram = p.get(Field::NoRepeatNgramSize);
         if ngram.number().is_some_and(|x| x > 0.0) {
@@ -205,7 +205,6 @@ impl HfSampling {
             Distribution::one_hot(torch_argmax(&scores), scores.len())
         };
         HfOutcome {
-            scores,
             distribution,
             ambiguities,
         }
@@ -217,7 +216,8 @@ fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<
     let temperature = p.get(Field::Temperature);
     if temperature.number().is_some_and(|t| t != 1.0) {
         let t = temperature.number().unwrap();
-        if !temperature.is_float() || !(t > 0.0) {
+        // `not temperature > 0`, which a NaN fails too.
+        if !temperature.is_float() || t.is_nan() || t <= 0.0 {
             let mut msg = format!(
                 "`temperature` (={}) has to be a strictly positive float, otherwise your next token scores will be invalid.",
                 temperature.repr()
@@ -240,10 +240,10 @@ fn push_warpers(p: &EffectiveParams, processors: &mut Vec<Processor>) -> Result<
 
 fn apply_processor(processor: &Processor, scores: &mut [f32], context: &[u32], amb: &mut Vec<Ambiguity>) {
     let kept = match *processor {
-        Processor::RepetitionPenalty(penalty) => return repetition_penalty(scores, penalty, context),
+        // torch computes the penalty in the f32 of the scores, over the whole context.
+        Processor::RepetitionPenalty(penalty) => return penalise(scores, context, penalty),
         Processor::NoRepeatNGram(n) => return ban_ngrams(scores, context, n),
-        // torch divides the f32 scores by the f32-rounded temperature.
-        Processor::Temperature(t) => return scores.iter_mut().for_each(|s| *s /= t as f32),
+        Processor::Temperature(t) => return divide_by_temperature(scores, t),
         // Top-k compares the f32 scores themselves: ties are exact equalities of scores.
         Processor::Truncate(Warper::TopK(k)) => {
             top_k::keep(&scores.iter().map(|s| f64::from(*s)).collect::<Vec<_>>(), k)
@@ -260,33 +260,6 @@ fn apply_processor(processor: &Processor, scores: &mut [f32], context: &[u32], a
         .zip(kept.mask)
         .filter(|(_, k)| !k)
         .for_each(|(s, _)| *s = f32::NEG_INFINITY);
-}
-
-/// Each distinct context id once: negative scores are multiplied, others divided (as torch).
-pub fn repetition_penalty(scores: &mut [f32], penalty: f32, context: &[u32]) {
-    let mut seen = vec![false; scores.len()];
-    for &id in context {
-        let i = id as usize;
-        if i < scores.len() && !seen[i] {
-            seen[i] = true;
-            let s = scores[i];
-            scores[i] = if s < 0.0 { s * penalty } else { s / penalty };
-        }
-    }
-}
-
-/// `torch.argmax`: the first maximum, and a NaN beats every number.
-pub fn torch_argmax(scores: &[f32]) -> usize {
-    if let Some(i) = scores.iter().position(|s| s.is_nan()) {
-        return i;
-    }
-    let mut best = 0;
-    for (i, s) in scores.iter().enumerate() {
-        if *s > scores[best] {
-            best = i;
-        }
-    }
-    best
 }
 
 fn probs_f64(scores: &[f32]) -> Vec<f64> {
@@ -374,14 +347,4 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
         Threshold::new("transformers generate(do_sample=True)", sampling.0, sampling.1),
         Threshold::new("transformers generate(do_sample=False)", Behaviour::Argmax, greedy),
     ]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn argmax_takes_the_first_maximum() {
-        assert_eq!(torch_argmax(&[1.0, 4.0, 4.0, 0.0]), 1);
-    }
 }

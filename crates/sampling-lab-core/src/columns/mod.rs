@@ -1,37 +1,56 @@
-//! The columns: each one library's sampler, set up from the same `generate()` call. An engine is
-//! one file that implements [`Engine`] and registers itself with one line in [`REGISTRY`]; the
-//! report, Monte Carlo, generation, the command line and the page all read the registry.
+//! The columns: each one library's sampler for the same `generate()` call, in one registry.
 //!
-//! Shared machinery lives beside the engines: [`candle_port`] (a candle `LogitsProcessor` set-up,
-//! its exact distribution and real draws) and [`rust_code`] (a port as the Rust a user writes) for
-//! the candle columns; [`causes`] (why a column departs from hf, in words) and [`thresholds`]
-//! (where each system's "temperature zero" begins) for all.
+//! The report, Monte Carlo, generation, the command line and the page all read [`REGISTRY`].
+//! Each column's module names it ([`hf::NAME`], [`vllm::NAME`], …) and says which release of
+//! its library it reproduces; a [`Column`] gives what that library samples from for a call at a
+//! step, and a [`TokenSampler`] that generates as it would:
+//!
+//! ```
+//! use sampling_lab_core::{columns, GenerateArgs};
+//!
+//! // vLLM's server has no implicit top_k=50: the whole vocabulary at temperature 0.7.
+//! let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "temperature": 0.7}"#)?;
+//! let logits: Vec<f32> = (0..100).map(|i| -(i as f32) * 0.05).collect();
+//! let vllm = columns::vllm::NAME.column().distribution(&args, None, &logits, &[])?;
+//! assert_eq!(vllm.kept(), 100);
+//! let mut sampler = columns::hf::NAME.column().sampler(&args, None, 7)?;
+//! assert!(sampler.next(&logits, &[])? < 50);
+//! # Ok::<(), sampling_lab_core::SamplingError>(())
+//! ```
+//!
+//! Beside the columns: [`candle_port`] (a candle `LogitsProcessor` set-up, its exact
+//! distribution and real draws), [`causes`] (why a column departs from hf, in words) and
+//! [`thresholds`] (where each system's "temperature zero" begins).
+//!
+//! A column is one module that implements the crate's engine trait and registers itself with one
+//! line in the registry; its catalogs (`locales/<lang>/columns/<name>.ftl`) hold its words.
 
 pub mod candle_port;
 pub mod causes;
 mod engine;
 mod port_request;
-pub mod rust_code;
+mod repetition_penalty;
+mod rust_code;
 pub mod thresholds;
-mod torch_f32;
+pub(crate) mod torch_f32;
 
-pub(crate) use engine::{BlockDraws, ExactSampler};
-pub use engine::{DrawSource, Drawing, Engine, TokenSampler, DRAW_BLOCK};
+pub use engine::TokenSampler;
+pub(crate) use engine::{BlockDraws, DrawSource, Drawing, Engine, ExactSampler, DRAW_BLOCK};
 
 use crate::arguments::params::{EffectiveParams, GenerateArgs, GenerationConfig};
 use crate::arguments::pyvalue::PyValue;
 use crate::distribution::{Comparison, Distribution};
 use crate::inspection::Inspection;
+use crate::text::Arg;
 use crate::SamplingError;
 use causes::Rule;
 use hf::{HfOutcome, HfSampling};
-use crate::text::Arg;
 use serde::{Deserialize, Serialize};
 use thresholds::Threshold;
 
 /// Declares each engine's module and lists its [`Column`] entry, in the order every list of
-/// columns follows. (`cargo fmt` does not follow modules a macro declares: `rustfmt` the engine
-/// files by name.)
+/// columns follows. (`cargo fmt` does not follow modules a macro declares: `make lint` runs
+/// rustfmt on every file by name.)
 macro_rules! registry {
     ($($engine:ident),* $(,)?) => {
         $(pub mod $engine;)*
@@ -66,7 +85,7 @@ pub struct ColumnName(&'static str);
 
 impl ColumnName {
     /// For an engine's own `NAME`; every other value comes from the registry.
-    pub const fn new(name: &'static str) -> Self {
+    pub(crate) const fn new(name: &'static str) -> Self {
         ColumnName(name)
     }
 
@@ -134,21 +153,45 @@ impl<'de> Deserialize<'de> for ColumnName {
 pub struct Column {
     /// What the column is called everywhere; [`ColumnName::column`] finds the entry again.
     pub name: ColumnName,
-    /// The language of the code a user writes for it ([`Engine::code`]), if it has any.
+    /// The language of the code a user writes for it (a report's `code`), if it has any.
     pub code: Option<&'static str>,
-    /// Whether Monte Carlo draws it with the engine's own generator ([`Engine::draws`]).
+    /// Whether Monte Carlo draws it with its library's own generator ([`Analysis::monte_carlo`](crate::Analysis::monte_carlo)).
     pub draws: bool,
     /// The engine as a call sets it up (holding the library's refusal, if it refuses the call).
-    pub from_call: fn(&Call) -> Box<dyn Engine>,
+    pub(crate) from_call: fn(&Call) -> Box<dyn Engine>,
     /// Its rows of the "temperature zero" table, for a temperature as the call gave it.
-    pub thresholds: fn(PyValue, &[f32]) -> Vec<Threshold>,
+    pub(crate) thresholds: fn(PyValue, &[f32]) -> Vec<Threshold>,
     /// Every cause it can name.
     pub rules: &'static [Rule],
 }
 
 impl Column {
+    /// What the library samples from for the call (`args`, and the model's
+    /// `generation_config.json` for the libraries that read it) at a step whose raw logits are
+    /// `logits`, `context` being every id so far, prompt included; or what it raises.
+    pub fn distribution(
+        &self,
+        args: &GenerateArgs,
+        generation_config: Option<&GenerationConfig>,
+        logits: &[f32],
+        context: &[u32],
+    ) -> Result<Distribution, SamplingError> {
+        self.set_up(args, generation_config).distribution(logits, context)
+    }
+
+    /// A sampler that picks each generated token as the library would for the call, seeded with
+    /// `seed`; what the library raises when it refuses the call.
+    pub fn sampler(
+        &self,
+        args: &GenerateArgs,
+        generation_config: Option<&GenerationConfig>,
+        seed: u64,
+    ) -> Result<Box<dyn TokenSampler>, SamplingError> {
+        self.set_up(args, generation_config).sampler(seed)
+    }
+
     /// The engine set up for `args` (and the model's `generation_config.json`).
-    pub fn set_up(&self, args: &GenerateArgs, generation_config: Option<&GenerationConfig>) -> Box<dyn Engine> {
+    pub(crate) fn set_up(&self, args: &GenerateArgs, generation_config: Option<&GenerationConfig>) -> Box<dyn Engine> {
         (self.from_call)(&Call::new(args, generation_config))
     }
 }
@@ -156,7 +199,7 @@ impl Column {
 /// A `generate()` call as each engine reads it: the arguments as passed (what a port copies),
 /// the model's `generation_config.json` (which only some libraries read), and what transformers
 /// resolves from both.
-pub struct Call<'a> {
+pub(crate) struct Call<'a> {
     /// The arguments as passed: what a port that copies them sees.
     pub(crate) args: &'a GenerateArgs,
     /// The model's file, for the libraries that read it.
@@ -177,10 +220,10 @@ impl<'a> Call<'a> {
 }
 
 /// transformers' own outcome for a step: the reference every other column is compared with.
-pub type Reference = Result<(HfSampling, HfOutcome), SamplingError>;
+pub(crate) type Reference = Result<(HfSampling, HfOutcome), SamplingError>;
 
 /// One step as a column sees it when it explains itself.
-pub struct StepView<'a> {
+pub(crate) struct StepView<'a> {
     /// The step: its logits, the call and the context.
     pub(crate) input: &'a Inspection,
     /// What transformers runs the call with.

@@ -39,7 +39,7 @@ const ACCEPTS: Rule = Rule::new("ollama_accepts", NAME);
 const DEFAULTS: Rule = Rule::new("ollama_defaults", NAME);
 const NO_DO_SAMPLE: Rule = Rule::new("ollama_no_do_sample", NAME);
 /// Ollama, as llama.cpp, truncates at temperature 1 and divides by the temperature last.
-pub const ORDER: Rule = Rule::new("ollama_order", NAME);
+pub(crate) const ORDER: Rule = Rule::new("ollama_order", NAME);
 const EXACTLY_K: Rule = Rule::new("ollama_exactly_k", NAME);
 const PENALTY_WINDOW: Rule = Rule::new("ollama_penalty_window", NAME);
 const IGNORED: Rule = Rule::new("ollama_ignored", NAME);
@@ -89,7 +89,8 @@ pub static COLUMN: Column = Column {
 };
 
 /// Options the port sends, as Ollama (then llama-server) reads them.
-pub fn from_args(args: &crate::GenerateArgs, generation_config: Option<&crate::GenerationConfig>) -> LlamaCpp {
+#[cfg(test)]
+fn from_args(args: &crate::GenerateArgs, generation_config: Option<&crate::GenerationConfig>) -> LlamaCpp {
     LlamaCpp::from_call_for(&super::Call::new(args, generation_config), &OLLAMA)
 }
 
@@ -119,11 +120,7 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
     };
     let system = "Ollama 0.32 (llama-server) temperature";
     vec![if t <= 0.0 {
-        Threshold::new(
-            system,
-            Behaviour::Argmax,
-            Message::new("threshold-ollama-argmax"),
-        )
+        Threshold::new(system, Behaviour::Argmax, Message::new("threshold-ollama-argmax"))
     } else {
         Threshold::new(
             system,
@@ -136,7 +133,8 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Engine, GenerateArgs};
+    use crate::columns::Engine;
+    use crate::GenerateArgs;
 
     fn ollama(kwargs: &str) -> LlamaCpp {
         from_args(&GenerateArgs::from_json_str(kwargs).unwrap(), None)
@@ -169,9 +167,9 @@ mod tests {
         let o = ollama(r#"{"temperature": 1.2, "top_k": 3, "top_p": 1.0}"#);
         let logits = [1.0f32, 0.5, 0.0, -3.0];
         let drawing = o.draws(&logits, &[], 7).unwrap().unwrap();
-        let mut draws = crate::output::monte_carlo::ColumnDraws::new(drawing.source, 4, 0..30_000);
+        let mut draws = crate::output::monte_carlo::draws::ColumnDraws::new(drawing.source, 4, 0..30_000);
         draws.advance(usize::MAX).unwrap();
-        let checked = crate::output::monte_carlo::summarize(draws.counts(), &drawing.exact, None, 7);
+        let checked = crate::output::monte_carlo::draws::summarize(draws.counts(), &drawing.exact, None, 7);
         assert!(checked.consistent, "tv {} > {}", checked.tv_to_exact, checked.bound);
         assert_eq!(draws.counts()[3], 0, "top_k 3 never draws the fourth");
     }
@@ -182,7 +180,10 @@ mod tests {
             .code()
             .unwrap();
         assert!(code.contains(r#"options={"temperature": 0.7})"#), "{code}");
-        assert!(code.contains("# Nothing in Ollama reads epsilon_cutoff=0.001."), "{code}");
+        assert!(
+            code.contains("# Nothing in Ollama reads epsilon_cutoff=0.001."),
+            "{code}"
+        );
         assert_eq!(OLLAMA.version, "0.32.15");
     }
 }

@@ -22,7 +22,7 @@ impl std::fmt::Display for CandlePort {
 const USE: &str = "use candle_transformers::generation::{LogitsProcessor, Sampling};\n";
 
 /// The program for `port`, ready to paste around a model's forward pass.
-pub fn port_program(port: &CandlePort) -> String {
+pub(crate) fn port_program(port: &CandlePort) -> String {
     let mut code = format!("{USE}\n");
     code += &set_up_lines(port);
     code += "\n";
@@ -34,7 +34,8 @@ pub fn port_program(port: &CandlePort) -> String {
 /// The same code as a whole program (the crate's `examples/corrected_port.rs` for `call`): it
 /// reads one step's logits from a 1-D f32 `.npy` and prints the token drawn for each seed from 0
 /// to N−1, one per line, so that its draws can be held to the column's.
-pub fn example_program(port: &CandlePort, call: &str) -> String {
+#[cfg(test)]
+pub(crate) fn example_program(port: &CandlePort, call: &str) -> String {
     let indent = |lines: String| -> String {
         lines
             .lines()
@@ -48,7 +49,7 @@ pub fn example_program(port: &CandlePort, call: &str) -> String {
             .collect()
     };
     format!(
-        "//! Written by `sampling_lab_core::columns::rust_code::example_program`: the corrected candle port\n\
+        "//! Written by `example_program` (`src/columns/rust_code.rs`): the corrected candle port\n\
          //! of transformers'\n\
          //! `{call}`,\n\
          //! exactly the code the page offers to copy (a test keeps the two the same), as a program. It\n\
@@ -145,6 +146,16 @@ fn rust_f32(x: f32) -> String {
     }
 }
 
+/// A port's candle set-up on one line: its `Sampling`, then the `sample_f` closure's calls.
+pub(crate) fn port_text(port: &CandlePort) -> String {
+    let mut text = sampling_text(&port.sampling);
+    if !port.steps.is_empty() {
+        let calls: Vec<String> = port.steps.iter().map(Warper::rust_call).collect();
+        text.push_str(&format!(" + sample_f(|prs| {{ {} }})", calls.join("; ")));
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -218,14 +229,4 @@ mod tests {
             );
         }
     }
-}
-
-/// A port's candle set-up on one line: its `Sampling`, then the `sample_f` closure's calls.
-pub fn port_text(port: &CandlePort) -> String {
-    let mut text = sampling_text(&port.sampling);
-    if !port.steps.is_empty() {
-        let calls: Vec<String> = port.steps.iter().map(Warper::rust_call).collect();
-        text.push_str(&format!(" + sample_f(|prs| {{ {} }})", calls.join("; ")));
-    }
-    text
 }

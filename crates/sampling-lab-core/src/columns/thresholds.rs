@@ -39,7 +39,6 @@ impl Threshold {
             detail,
         }
     }
-
 }
 
 /// A row of the table with its detail in one language: `{system, behaviour, detail: {id, args,
@@ -56,7 +55,7 @@ pub struct ThresholdText {
 
 /// The rows for `temperature` as the call gave it (a Python int or float, for transformers'
 /// type check); none for a temperature passed as None.
-pub fn greedy_thresholds(temperature: PyValue, logits: &[f32]) -> Vec<Threshold> {
+pub(crate) fn greedy_thresholds(temperature: PyValue, logits: &[f32]) -> Vec<Threshold> {
     if temperature.is_none() {
         return Vec::new();
     }
@@ -67,7 +66,7 @@ pub fn greedy_thresholds(temperature: PyValue, logits: &[f32]) -> Vec<Threshold>
 }
 
 /// No rows: for a column whose library's threshold another row already states.
-pub fn none(_temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
+pub(crate) fn none(_temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
     Vec::new()
 }
 

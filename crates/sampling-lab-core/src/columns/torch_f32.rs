@@ -1,4 +1,4 @@
-//! torch's f32 arithmetic as vLLM's and SGLang's samplers run it on a CPU (torch 2.14,
+//! torch's f32 arithmetic as transformers', vLLM's and SGLang's samplers run it on a CPU (torch 2.14,
 //! `aten/src/ATen/native/cpu/SoftMaxKernel.cpp` `_vec_softmax_lastdim`: exp(x − max), their sum,
 //! each times 1/sum; `ReduceOpsKernel.cpp` `cumsum`: a double accumulator stored as f32), for the
 //! decisions that depend on it: which tokens keep a nonzero f32 probability, and which side of a
@@ -54,6 +54,27 @@ pub(crate) fn distribution(scores: &[f32], drawable: impl Fn(usize) -> bool) -> 
     )
 }
 
+/// `scores.div_(temperature)`: torch divides the f32 scores by the temperature rounded to f32
+/// (transformers' `TemperatureLogitsWarper`, vLLM's and SGLang's samplers alike).
+pub(crate) fn divide_by_temperature(scores: &mut [f32], temperature: f64) {
+    let t = temperature as f32;
+    scores.iter_mut().for_each(|s| *s /= t);
+}
+
+/// `torch.argmax`: the first maximum, and a NaN beats every number.
+pub fn torch_argmax(scores: &[f32]) -> usize {
+    if let Some(i) = scores.iter().position(|s| s.is_nan()) {
+        return i;
+    }
+    let mut best = 0;
+    for (i, s) in scores.iter().enumerate() {
+        if *s > scores[best] {
+            best = i;
+        }
+    }
+    best
+}
+
 /// Whether `a` lies within float noise of the threshold `b`.
 pub(crate) fn near(a: f64, b: f64) -> bool {
     (a - b).abs() <= NEAR_MASS * b.abs().max(1e-3)
@@ -62,6 +83,12 @@ pub(crate) fn near(a: f64, b: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn argmax_takes_the_first_maximum_and_a_nan_beats_every_number() {
+        assert_eq!(torch_argmax(&[1.0, 4.0, 4.0, 0.0]), 1);
+        assert_eq!(torch_argmax(&[1.0, f32::NAN, 4.0]), 1);
+    }
 
     #[test]
     fn an_f32_softmax_underflows_where_f64_does_not() {

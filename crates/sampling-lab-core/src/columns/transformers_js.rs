@@ -19,6 +19,7 @@
 //! ```
 
 use super::causes::{departs, listed, Cause, Rule};
+use super::repetition_penalty::penalise;
 use super::thresholds::{Behaviour, Threshold};
 use super::{Column, ColumnName, Engine, ExactSampler, StepView, TokenSampler};
 use crate::arguments::params::{Field, GenerateArgs, GenerationConfig};
@@ -58,7 +59,7 @@ pub const VERSION: &str = "4.3.2";
 
 /// transformers.js' sampler set up for one call.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TransformersJs {
+pub(crate) struct TransformersJs {
     /// Whether `MultinomialSampler` draws; off, `GreedySampler` takes the first maximum.
     pub do_sample: bool,
     /// The temperature warper's divisor, when it runs.
@@ -151,14 +152,8 @@ impl TransformersJs {
     fn processed(&self, logits: &[f32], context: &[u32]) -> Vec<f32> {
         let mut scores = logits.to_vec();
         if let Some(r) = self.repetition_penalty {
-            let mut seen = vec![false; scores.len()];
-            for &id in context {
-                let i = id as usize;
-                if i < scores.len() && !std::mem::replace(&mut seen[i], true) {
-                    let s = f64::from(scores[i]);
-                    scores[i] = (if s < 0.0 { s * r } else { s / r }) as f32;
-                }
-            }
+            // JavaScript's numbers: the f64 of each score, stored back into the Float32Array.
+            penalise(&mut scores, context, r);
         }
         if let Some(n) = self.no_repeat_ngram_size {
             ban_ngrams(&mut scores, context, n);

@@ -13,15 +13,15 @@ use crate::SamplingError;
 
 /// One column at one step: the engine as the call set it up, what it samples from, and how
 /// that stands to hf.
-pub struct Computed {
+pub(crate) struct Computed {
     /// Which column.
-    pub name: ColumnName,
+    pub(crate) name: ColumnName,
     /// Its engine, kept for what the step does not settle: its report entry, code and draws.
-    pub engine: Box<dyn Engine>,
+    pub(crate) engine: Box<dyn Engine>,
     /// What one draw comes from here, or what the library raises.
-    pub distribution: Result<Distribution, SamplingError>,
+    pub(crate) distribution: Result<Distribution, SamplingError>,
     /// Against hf; `None` for hf itself, or when either side has no distribution.
-    pub compare: Option<Comparison>,
+    pub(crate) compare: Option<Comparison>,
 }
 
 /// One step seen by every column.
@@ -39,17 +39,17 @@ pub struct Computed {
 /// ```
 pub struct Analysis {
     /// The step analysed.
-    pub input: Inspection,
+    pub(crate) input: Inspection,
     /// What transformers runs the call with, and where each value came from.
-    pub effective: EffectiveParams,
+    pub(crate) effective: EffectiveParams,
     /// transformers' pipeline and its outcome: the reference.
-    pub hf: Reference,
+    pub(crate) hf: Reference,
     /// Every registered column, in the registry's order (hf included).
-    pub computed: Vec<Computed>,
+    pub(crate) computed: Vec<Computed>,
     /// Why each column differs from transformers here, in plain words.
-    pub causes: Vec<Cause>,
+    pub(crate) causes: Vec<Cause>,
     /// What each system does with the call's temperature: where its "temperature zero" begins.
-    pub greedy_thresholds: Vec<Threshold>,
+    pub(crate) greedy_thresholds: Vec<Threshold>,
 }
 
 impl Analysis {
@@ -106,13 +106,33 @@ impl Analysis {
         analysis
     }
 
+    /// The step analysed.
+    pub fn input(&self) -> &Inspection {
+        &self.input
+    }
+
+    /// What transformers runs the call with, and where each value came from.
+    pub fn effective(&self) -> &EffectiveParams {
+        &self.effective
+    }
+
     /// transformers' distribution, unless it refuses the call.
     pub fn hf_distribution(&self) -> Option<&Distribution> {
         self.hf.as_ref().ok().map(|(_, o)| &o.distribution)
     }
 
+    /// Why each column differs from transformers here, in plain words, in the registry's order.
+    pub fn causes(&self) -> &[Cause] {
+        &self.causes
+    }
+
+    /// What each system does with the call's temperature: where its "temperature zero" begins.
+    pub fn greedy_thresholds(&self) -> &[Threshold] {
+        &self.greedy_thresholds
+    }
+
     /// The column of this name.
-    pub fn get(&self, name: ColumnName) -> &Computed {
+    pub(crate) fn get(&self, name: ColumnName) -> &Computed {
         self.computed
             .iter()
             .find(|c| c.name == name)
@@ -120,7 +140,7 @@ impl Analysis {
     }
 
     /// The step as `computed` sees it.
-    pub fn view<'a>(&'a self, computed: &'a Computed) -> StepView<'a> {
+    pub(crate) fn view<'a>(&'a self, computed: &'a Computed) -> StepView<'a> {
         StepView {
             input: &self.input,
             effective: &self.effective,
@@ -135,8 +155,13 @@ impl Analysis {
         self.causes.iter().filter(|c| c.column == name).collect()
     }
 
-    /// The distribution of one column.
+    /// The distribution of one column, or what its library raises for the call.
     pub fn distribution(&self, name: ColumnName) -> Result<&Distribution, &SamplingError> {
         self.get(name).distribution.as_ref()
+    }
+
+    /// One column against transformers: `None` for hf itself, or when either side raises.
+    pub fn compare(&self, name: ColumnName) -> Option<&Comparison> {
+        self.get(name).compare.as_ref()
     }
 }

@@ -11,23 +11,23 @@ use crate::text::{list, Message};
 pub const DEFAULT_PAIR: [ColumnName; 2] = [literal::NAME, corrected::NAME];
 
 /// How many columns one sentence compares with transformers.
-pub const MOST_COMPARED: usize = 3;
+pub(crate) const MOST_COMPARED: usize = 3;
 
 impl Analysis {
-    /// One sentence for the columns in `compared` (hf itself and columns past the
-    /// [`MOST_COMPARED`]th are left out): how many tokens transformers keeps here and, for each
+    /// One sentence for the columns in `compared` (hf itself and columns past the third are left
+    /// out): how many tokens transformers keeps here and, for each
     /// column, whether it samples the same, how often it draws a token transformers never picks,
     /// or how far apart it is. With no column to compare, the largest departure from
     /// transformers, or that every column agrees. When transformers refuses the call, which
     /// columns sample anyway.
     ///
     /// ```
-    /// use sampling_lab_core::output::finding::DEFAULT_PAIR;
-    /// use sampling_lab_core::{Analysis, GenerateArgs, Inspection, Lang};
+    /// use sampling_lab_core::columns::{corrected, literal};
+    /// use sampling_lab_core::{Analysis, GenerateArgs, Inspection, Lang, Render};
     ///
     /// let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "top_k": 2}"#)?;
     /// let analysis = Analysis::run(&Inspection::new(vec![3.0, 2.0, 2.0, 1.0], args, None, vec![])?);
-    /// let finding = analysis.finding(&DEFAULT_PAIR).render(Lang::En);
+    /// let finding = analysis.finding(&[literal::NAME, corrected::NAME]).render(Lang::En);
     /// assert!(finding.starts_with("transformers keeps 3 tokens here; "), "{finding}");
     /// assert!(finding.ends_with("the corrected candle port samples what transformers samples."), "{finding}");
     /// # Ok::<(), sampling_lab_core::SamplingError>(())
@@ -80,7 +80,11 @@ impl Analysis {
             .filter(|c| c.name != hf::NAME && c.name != corrected::NAME)
             .filter_map(|c| {
                 let kept = c.distribution.as_ref().ok()?.kept();
-                Some(Message::new("finding-sampler").arg("column", c.name).count("count", kept))
+                Some(
+                    Message::new("finding-sampler")
+                        .arg("column", c.name)
+                        .count("count", kept),
+                )
             })
             .collect();
         match sampling.len() {
@@ -138,7 +142,7 @@ fn column_clause(column: &Computed) -> Message {
 #[cfg(test)]
 mod tests {
     use super::DEFAULT_PAIR;
-    use crate::columns::{dflash, ColumnName};
+    use crate::columns::dflash;
     use crate::output::catalog::Render;
     use crate::text::{Arg, Lang};
     use crate::{Analysis, GenerateArgs, Inspection};
@@ -164,7 +168,10 @@ mod tests {
         assert_eq!(finding.id(), "finding-compare-2");
         let text = finding.render(Lang::En);
         assert!(text.starts_with("transformers keeps "), "{text}");
-        assert!(text.contains("; a literal candle port keeps 33 tokens and draws "), "{text}");
+        assert!(
+            text.contains("; a literal candle port keeps 33 tokens and draws "),
+            "{text}"
+        );
         assert!(
             text.ends_with("of the time from tokens transformers never picks; the corrected candle port samples what transformers samples."),
             "{text}"
@@ -178,7 +185,10 @@ mod tests {
             r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#,
         );
         let text = a.finding(&[dflash::NAME]).render(Lang::En);
-        assert!(text.contains("; DFlash's sample() keeps 400 tokens and draws "), "{text}");
+        assert!(
+            text.contains("; DFlash's sample() keeps 400 tokens and draws "),
+            "{text}"
+        );
     }
 
     #[test]
@@ -188,7 +198,9 @@ mod tests {
             r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#,
         );
         let finding = a.finding(&[]);
-        let Some(Arg::Message(first)) = finding.get("first") else { panic!("{finding:?}") };
+        let Some(Arg::Message(first)) = finding.get("first") else {
+            panic!("{finding:?}")
+        };
         assert_eq!(first.get("column"), Some(&Arg::Column(dflash::NAME.name())));
     }
 
@@ -200,7 +212,7 @@ mod tests {
             .map(|i| if i < 50 { -(i as f32) * 0.01 } else { -200.0 })
             .collect();
         let a = analysis(logits, r#"{"do_sample": true, "temperature": 1.0, "top_p": 1.0}"#);
-        let text = a.finding(&[ColumnName::new("llama_cpp")]).render(Lang::En);
+        let text = a.finding(&[crate::columns::llama_cpp::NAME]).render(Lang::En);
         assert!(text.contains("never drawing"), "{text}");
     }
 
@@ -238,7 +250,11 @@ mod tests {
     /// A percentage with at most two significant digits and no space before the sign.
     fn regex_like_percent(text: &str) -> bool {
         let Some(end) = text.find('%') else { return false };
-        let digits: String = text[..end].chars().rev().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+        let digits: String = text[..end]
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
         let significant = digits.chars().filter(|c| c.is_ascii_digit()).collect::<String>();
         !digits.is_empty() && significant.trim_end_matches('0').len() <= 2
     }

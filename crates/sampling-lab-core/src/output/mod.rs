@@ -1,14 +1,18 @@
-//! What the lab says about a step: every column computed and compared with hf ([`analysis`]),
-//! its first sentence ([`Analysis::finding`]), the JSON report the command line prints and the
-//! page shows ([`report`]), and Monte Carlo
-//! draws with each engine's own generator, checked against its exact distribution
-//! ([`monte_carlo`]), the request that ports the call to each runtime ([`port`]), and the
-//! reference chat's numbers beside the write-up's ([`write_up`]).
+//! One step under every column: the analysis, its report, Monte Carlo draws and ports.
+//!
+//! Every column computed and compared with hf ([`analysis`]),
+//! its first sentence ([`Analysis::finding`](analysis::Analysis::finding)), the JSON report the
+//! command line prints and the page shows ([`report`]), Monte Carlo draws with each column's own
+//! generator, checked against its exact distribution ([`monte_carlo`]), and the request that
+//! ports the call to each runtime ([`port`]); a column's names and definition in a language
+//! ([`ColumnInfo`]), and any message's sentence ([`Render`]).
 
 pub mod analysis;
-pub mod catalog;
-pub mod finding;
+pub(crate) mod catalog;
+pub(crate) mod finding;
 pub mod monte_carlo;
 pub mod port;
 pub mod report;
-pub mod write_up;
+pub(crate) mod write_up;
+
+pub use catalog::{ColumnInfo, Render};

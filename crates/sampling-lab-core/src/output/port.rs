@@ -1,6 +1,7 @@
 //! "Port this call": for each column, the request that makes that runtime sample from
-//! transformers' distribution at this step, in the runtime's own form ([`Engine::code`]), and
-//! checked here — the column set up with it must agree with hf within [`EXACT_TOLERANCE`].
+//! transformers' distribution at this step, in the runtime's own form (the language
+//! [`Column::code`](crate::Column::code) names), and checked here — the column set up with it
+//! must agree with hf within [`EXACT_TOLERANCE`].
 //!
 //! Two kinds of request are tried, each a `generate()` call the column reads as it reads any:
 //! - **fixed**: the call's own values spelled out — transformers' implicit ones made explicit
@@ -26,13 +27,13 @@
 //! # Ok::<(), sampling_lab_core::SamplingError>(())
 //! ```
 
+use super::catalog::Render;
 use crate::arguments::params::{EffectiveParams, Field, GenerateArgs};
 use crate::arguments::pyvalue::PyValue;
 use crate::columns::{hf, ColumnName, REGISTRY};
 use crate::distribution::{compare, Distribution, EXACT_TOLERANCE};
 use crate::inspection::Inspection;
 use crate::text::{Lang, Message, Text};
-use super::catalog::Render;
 use crate::SamplingError;
 use serde::Serialize;
 

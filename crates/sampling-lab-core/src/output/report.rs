@@ -2,6 +2,7 @@
 //! every registered column, with the figures that say how far apart they are.
 
 use super::analysis::Analysis;
+use super::catalog::Render;
 use crate::arguments::params::{Field, Source};
 use crate::columns::causes::CauseText;
 use crate::columns::hf::{self, Processor};
@@ -9,7 +10,6 @@ use crate::columns::thresholds::ThresholdText;
 use crate::columns::ColumnName;
 use crate::distribution::{Comparison, Distribution};
 use crate::text::{Lang, Text};
-use super::catalog::Render;
 use crate::SamplingError;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize};
@@ -65,7 +65,8 @@ pub struct Entry {
     pub error: Option<String>,
     /// What a reader should know about the set-up (arguments dropped, values clamped, …).
     pub notes: Vec<Text>,
-    /// The column's own fields ([`crate::Engine::details`]).
+    /// The column's own fields: transformers' `processors`, the corrected port's `exactness` and
+    /// `ambiguities`, a server's `request` and `chain`, …
     #[serde(flatten)]
     pub details: Map<String, Value>,
 }
@@ -109,7 +110,8 @@ pub struct Report {
     pub compared: Vec<ColumnName>,
     /// The comparison in one sentence ([`Analysis::finding`]).
     pub finding: Text,
-    /// For the reference chat, how its numbers stand to the write-up's ([`super::write_up`]).
+    /// For the reference chat, how its numbers stand to the write-up's
+    /// ([`ReportOptions::write_up`]).
     pub write_up: Option<Text>,
     /// Why each column differs from transformers here, in plain words.
     pub causes: Vec<CauseText>,
@@ -179,13 +181,12 @@ impl Analysis {
     /// JSON through serde.
     ///
     /// ```
-    /// use sampling_lab_core::output::finding::DEFAULT_PAIR;
     /// use sampling_lab_core::{columns, Analysis, GenerateArgs, Inspection, Lang};
     ///
     /// // Sampling at temperature 0: transformers raises, candle's copied flags go greedy.
     /// let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "temperature": 0.0}"#)?;
     /// let analysis = Analysis::run(&Inspection::new(vec![2.0, 1.0, 0.5], args, None, vec![])?);
-    /// let report = analysis.report(Lang::En, &DEFAULT_PAIR);
+    /// let report = analysis.report(Lang::En, &[columns::literal::NAME, columns::corrected::NAME]);
     /// let hf_error = report.entry(columns::hf::NAME).error.as_deref().unwrap_or_default();
     /// assert!(hf_error.starts_with("`temperature` (=0.0) has to be a strictly positive float"));
     /// assert_eq!(report.entry(columns::literal::NAME).sampling, "Sampling::ArgMax");

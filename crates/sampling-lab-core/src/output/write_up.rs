@@ -36,16 +36,6 @@ pub const PUBLISHED: WriteUp = WriteUp {
 
 /// For the reference chat's next-token logits: the write-up's figures beside this model's, and
 /// which of candle's two branches the literal port takes here.
-///
-/// ```
-/// use sampling_lab_core::output::write_up;
-///
-/// // A flat tail: the top 40 hold less than 0.9, so the literal port keeps all 40.
-/// let logits: Vec<f32> = (0..400).map(|i| -(i as f32) * 0.01).collect();
-/// let note = write_up::note(&logits, vec![]).unwrap();
-/// assert_eq!(note.id(), "write-up-other-branch");
-/// # Ok::<(), sampling_lab_core::SamplingError>(())
-/// ```
 pub fn note(logits: &[f32], context_ids: Vec<u32>) -> Result<Message, crate::SamplingError> {
     let args = GenerateArgs::from_json_str(CALL).expect("the write-up's call parses");
     let analysis = Analysis::run(&Inspection::new(logits.to_vec(), args, None, context_ids)?);
@@ -63,4 +53,16 @@ pub fn note(logits: &[f32], context_ids: Vec<u32>) -> Result<Message, crate::Sam
         .number("mass", mass)
         .count("hf", kept(hf::NAME))
         .count("literal", kept(literal::NAME)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_flat_tail_takes_the_other_branch_than_the_write_up_s() {
+        // The top 40 hold less than 0.9, so the literal port keeps all 40.
+        let logits: Vec<f32> = (0..400).map(|i| -(i as f32) * 0.01).collect();
+        assert_eq!(note(&logits, vec![]).unwrap().id(), "write-up-other-branch");
+    }
 }

@@ -1,8 +1,9 @@
-//! What the core says to readers — the finding, the causes, the "temperature zero" rows, the
-//! columns' names and definitions, "port this call"'s verdicts — as [`Message`]s: a stable id
-//! and typed arguments, rendered in the reader's [`Lang`] from Project Fluent catalogs
-//! (`locales/<lang>/*.ftl`, one for what every column shares and one per column) by
-//! [`Render`](crate::output::catalog::Render).
+//! What the crate says to readers: messages with stable ids, rendered in a language.
+//!
+//! The finding, the causes, the "temperature zero" rows, the columns' names and definitions,
+//! "port this call"'s verdicts are [`Message`]s: a stable id and typed arguments, rendered in the
+//! reader's [`Lang`] from Project Fluent catalogs (`locales/<lang>/*.ftl`, one for what every
+//! column shares and one per column) by [`Render`](crate::Render).
 //!
 //! A report keeps both: the id and the arguments (the same in every language, what a program or
 //! a test reads) and the text (what a reader reads). A library's own words — transformers'
@@ -169,7 +170,6 @@ impl Message {
     pub fn args(&self) -> &[(&'static str, Arg)] {
         &self.args
     }
-
 }
 
 /// `{"id": …, "args": {…}}`: the arguments by name, a column by its name, a nested message as an
@@ -203,7 +203,7 @@ impl Serialize for Args<'_> {
 
 /// Items as a sentence lists them: `a`, `a and b`, `a, b and c` (each language its own way:
 /// the catalogs' `list-pair` and `list-more`).
-pub fn list(mut items: Vec<Message>) -> Message {
+pub(crate) fn list(mut items: Vec<Message>) -> Message {
     let last = items.pop().unwrap_or_else(|| Message::new("list-nothing"));
     match items.pop() {
         None => last,

@@ -49,7 +49,7 @@ pub(crate) fn entropy(probs: &[f64]) -> f64 {
 
 /// The helpers as the page offers them to paste after a port's code: the shared ones above, each
 /// rule's, and the n-gram ban, in that order, without their module wiring.
-pub fn helpers_source() -> String {
+pub(crate) fn helpers_source() -> String {
     let files = [
         include_str!("closure.rs"),
         include_str!("top_k.rs"),

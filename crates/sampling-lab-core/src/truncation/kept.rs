@@ -5,10 +5,10 @@
 use crate::text::Message;
 
 /// Relative distance to a threshold below which torch's f32 arithmetic may decide otherwise.
-pub const NEAR_THRESHOLD: f64 = 1e-5;
+pub(crate) const NEAR_THRESHOLD: f64 = 1e-5;
 
 /// What a rule keeps (`true` for tokens that stay), and the decisions it took within float noise.
-pub struct Kept {
+pub(crate) struct Kept {
     /// One entry per token: whether it stays.
     pub mask: Vec<bool>,
     /// The decisions torch may take otherwise (the hf column's ambiguities).

@@ -1,20 +1,22 @@
-//! transformers' truncation rules (its warpers: top-k, top-p, min-p, typical, ε, η) and its
-//! n-gram ban. One file per rule holds all of it: the argument's check (transformers' condition
+//! transformers' truncation rules, and the f32 helpers a candle `sample_f` closure calls.
+//!
+//! Its warpers (top-k, top-p, min-p, typical, ε, η) as [`Warper`], and its n-gram ban
+//! ([`ban_ngrams`]). One file per rule holds all of it: the argument's check (transformers' condition
 //! and `ValueError`, word for word), what it keeps as transformers evaluates it on normalised
 //! probabilities (f64, with the decisions float noise could flip), and the dependency-free helper
 //! the corrected port calls in candle's `sample_f` closure on f32 probabilities — the very source
-//! the page offers to paste ([`closure::helpers_source`]).
+//! the page offers to paste (`CandlePort::program` writes them out).
 //!
 //! Adding a rule: a file like `top_p.rs`, one line in the `warpers!` list below (in
 //! `_get_logits_processor`'s order), and its argument in [`Field`] if it is a new one.
 
-pub mod closure;
-pub mod kept;
-pub mod ngram;
+mod closure;
+mod kept;
+mod ngram;
 
-pub use closure::helpers_source;
-pub use kept::Kept;
-pub use ngram::{ban_ngrams, banned_ngram_tokens};
+pub(crate) use closure::helpers_source;
+pub(crate) use kept::Kept;
+pub use ngram::ban_ngrams;
 
 use crate::arguments::{float_repr, rust_f64, Field, PyValue};
 use crate::SamplingError;
@@ -96,7 +98,7 @@ macro_rules! warpers {
             }
 
             /// What it keeps of normalised probabilities, as transformers evaluates it.
-            pub fn keep(&self, probs: &[f64]) -> Kept {
+            pub(crate) fn keep(&self, probs: &[f64]) -> Kept {
                 match *self { $(Warper::$variant(x) => $module::keep(probs, x),)* }
             }
 
@@ -106,7 +108,7 @@ macro_rules! warpers {
             }
 
             /// The helper's call as it reads in the closure's Rust code.
-            pub fn rust_call(&self) -> String {
+            pub(crate) fn rust_call(&self) -> String {
                 match *self { $(Warper::$variant(x) => format!("{}(prs, {})", $module::HELPER, x.rust()),)* }
             }
         }

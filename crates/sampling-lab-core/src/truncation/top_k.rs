@@ -16,7 +16,7 @@ pub(crate) use self::top_k_keeping_ties as apply;
 pub(crate) fn from_argument(value: PyValue) -> Result<Option<usize>, SamplingError> {
     match value.number() {
         None => Ok(None),
-        Some(k) if k == 0.0 => Ok(None),
+        Some(0.0) => Ok(None),
         Some(k) if !value.is_int() || k <= 0.0 => Err(SamplingError::Refused(format!(
             "`top_k` has to be a strictly positive integer, but is {}",
             value.repr()

@@ -3,9 +3,9 @@
 //! left, renormalised. `top_p ≥ 1` (or NaN) adds no warper; a negative one is refused.
 
 use super::closure::{descending, normalised, retain};
-use crate::text::Message;
 use super::kept::{tie_split, Kept, NEAR_THRESHOLD};
 use crate::arguments::{Field, PyValue};
+use crate::text::Message;
 use crate::SamplingError;
 
 pub(crate) const FIELD: Field = Field::TopP;

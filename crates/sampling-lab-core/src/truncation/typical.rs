@@ -3,9 +3,9 @@
 //! `typical_p ≥ 1` (or NaN) adds no warper; transformers refuses one that is not above 0.
 
 use super::closure::{entropy, normalised, retain};
-use crate::text::Message;
 use super::kept::{Kept, NEAR_THRESHOLD};
 use crate::arguments::{Field, PyValue};
+use crate::text::Message;
 use crate::SamplingError;
 
 pub(crate) const FIELD: Field = Field::TypicalP;
@@ -16,7 +16,7 @@ pub(crate) use self::typical as apply;
 /// The warper `typical_p = value` adds under `do_sample`, or transformers' `ValueError`.
 pub(crate) fn from_argument(value: PyValue) -> Result<Option<f64>, SamplingError> {
     match value.number() {
-        Some(x) if x < 1.0 && !(x > 0.0) => Err(SamplingError::Refused(format!(
+        Some(x) if x <= 0.0 => Err(SamplingError::Refused(format!(
             "`typical_p` has to be a float > 0 and < 1, but is {}",
             value.float_repr()
         ))),

@@ -86,11 +86,13 @@ pub(super) fn causes(literal: &LiteralPort, step: &StepView) -> Vec<Cause> {
         }
     }
     if !literal.dropped.is_empty() {
-        out.push(DROPPED.says(
-            Message::new("cause-literal-dropped")
-                .verbatim("dropped", listed(&literal.dropped))
-                .count("count", literal.dropped.len()),
-        ));
+        out.push(
+            DROPPED.says(
+                Message::new("cause-literal-dropped")
+                    .verbatim("dropped", listed(&literal.dropped))
+                    .count("count", literal.dropped.len()),
+            ),
+        );
     }
     if let Some((_, PenaltyWindow::Last(n))) = literal.port.penalty {
         if step.input.context_ids.len() > n {
@@ -120,7 +122,11 @@ fn refused(message: String, sampling: &Sampling) -> Cause {
 
 fn top_k_then_top_p(logits: &[f32], k: usize, p: f64, temperature: f64, hf: &Distribution) -> Cause {
     let mass = top_k_mass(logits, k, temperature);
-    let rule = if mass < p { TOP_P_SKIPPED } else { TOP_P_NOT_RENORMALISED };
+    let rule = if mass < p {
+        TOP_P_SKIPPED
+    } else {
+        TOP_P_NOT_RENORMALISED
+    };
     let id = if mass < p {
         "cause-literal-top-p-skipped"
     } else {

@@ -30,7 +30,9 @@ fn candle_new(t: f64) -> Threshold {
             Behaviour::Error,
             Message::new("threshold-library-error").verbatim("error", SamplingError::from(e).to_string()),
         ),
-        Ok(ids) if ids.contains(&1) => Threshold::new(system, Behaviour::Sample, Message::new("threshold-candle-new-samples")),
+        Ok(ids) if ids.contains(&1) => {
+            Threshold::new(system, Behaviour::Sample, Message::new("threshold-candle-new-samples"))
+        }
         Ok(_) => Threshold::new(system, Behaviour::Argmax, Message::new("threshold-candle-new-argmax")),
     }
 }

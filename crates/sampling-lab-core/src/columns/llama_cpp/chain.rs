@@ -18,7 +18,7 @@ pub(super) struct Token {
 /// `llama_token_data_array`: the candidates left, in their current order, and whether a sampler
 /// sorted them (by logit, descending).
 #[derive(Clone, Debug)]
-pub struct Candidates {
+pub(crate) struct Candidates {
     pub(super) data: Vec<Token>,
     pub(super) sorted: bool,
     /// Decisions that depend on what this port cannot reproduce bit for bit: a sum within float

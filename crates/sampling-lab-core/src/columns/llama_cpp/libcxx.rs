@@ -3,7 +3,7 @@
 
 /// `std::partial_sort(first, first + middle, last, comp)`: a heap of the first `middle`, every
 /// later element that beats its top swapped in, then the heap sorted.
-pub fn partial_sort<T: Copy>(v: &mut [T], middle: usize, comp: impl Fn(&T, &T) -> bool + Copy) {
+pub(crate) fn partial_sort<T: Copy>(v: &mut [T], middle: usize, comp: impl Fn(&T, &T) -> bool + Copy) {
     if middle == 0 {
         return;
     }

@@ -38,10 +38,10 @@ mod request;
 mod server;
 mod sort;
 
-pub use chain::Candidates;
+pub(crate) use chain::Candidates;
 use chain::Prepared;
 use request::{number, short};
-pub use request::{Carried, Clamped};
+pub(crate) use request::{Carried, Clamped};
 pub(crate) use server::{Defaults, Rules, Server};
 
 /// llama.cpp's column.
@@ -55,7 +55,7 @@ const DEFAULTS: Rule = Rule::new("llama_cpp_defaults", NAME);
 const NO_DO_SAMPLE: Rule = Rule::new("llama_cpp_no_do_sample", NAME);
 /// llama.cpp truncates at temperature 1 and divides by the temperature only afterwards, where
 /// transformers divides first: why a hot call keeps fewer tokens under llama.cpp.
-pub const ORDER: Rule = Rule::new("llama_cpp_order", NAME);
+pub(crate) const ORDER: Rule = Rule::new("llama_cpp_order", NAME);
 const EXACTLY_K: Rule = Rule::new("llama_cpp_exactly_k", NAME);
 const PENALTY_WINDOW: Rule = Rule::new("llama_cpp_penalty_window", NAME);
 const IGNORED: Rule = Rule::new("llama_cpp_ignored", NAME);
@@ -81,11 +81,11 @@ pub static COLUMN: Column = Column {
 };
 
 /// The penalty's window (`repeat_last_n`), prompt tokens included.
-pub const REPEAT_LAST_N: usize = 64;
+pub(crate) const REPEAT_LAST_N: usize = 64;
 
 /// llama.cpp's sampling parameters for one request, after its schema's clamps.
 #[derive(Clone, Debug, PartialEq)]
-pub struct LlamaCpp {
+pub(crate) struct LlamaCpp {
     /// Who runs the chain: what a request's missing fields took, and how the column speaks.
     pub(crate) server: &'static Server,
     /// Applied after the truncations; ≤ 0: the first maximum only (llama.cpp's greedy decoding).
@@ -320,11 +320,7 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
     };
     let system = "llama.cpp (wllama 3.13) temperature";
     vec![if t <= 0.0 {
-        Threshold::new(
-            system,
-            Behaviour::Argmax,
-            Message::new("threshold-llama_cpp-argmax"),
-        )
+        Threshold::new(system, Behaviour::Argmax, Message::new("threshold-llama_cpp-argmax"))
     } else {
         Threshold::new(
             system,

@@ -16,7 +16,7 @@ use serde_json::{json, Map, Value};
 
 /// A request's argument as llama.cpp reads it, and where it came from.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Carried {
+pub(crate) struct Carried {
     /// The `generate()` argument as the call wrote it (`None` when not passed).
     pub python: Option<String>,
     /// The key and value sent (`None`: nothing sent, the server's default applies).
@@ -29,7 +29,7 @@ pub struct Carried {
 
 /// A value llama.cpp clamped instead of refusing.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Clamped {
+pub(crate) struct Clamped {
     /// The argument as the call wrote it, `name=value`.
     pub argument: String,
     /// The key and value llama.cpp runs with instead (marked when that is the off value).
@@ -40,7 +40,8 @@ pub struct Clamped {
 
 impl LlamaCpp {
     /// The request a port of `args` sends, as llama.cpp's schema reads it.
-    pub fn from_args(args: &GenerateArgs, generation_config: Option<&crate::GenerationConfig>) -> Self {
+    #[cfg(test)]
+    pub(crate) fn from_args(args: &GenerateArgs, generation_config: Option<&crate::GenerationConfig>) -> Self {
         Self::from_call(&Call::new(args, generation_config))
     }
 

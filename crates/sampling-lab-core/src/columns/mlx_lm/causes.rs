@@ -6,12 +6,12 @@ use super::{
     PENALTY_WINDOW, REFUSED, TOP_P_SKIPPED, VERSION,
 };
 use crate::arguments::params::{Field, Source};
-use crate::text::Message;
 use crate::arguments::pyvalue::{float_repr, PyValue};
 use crate::columns::causes::{departs, listed, Cause};
 use crate::columns::port_request::{self, Opening};
 use crate::columns::StepView;
 use crate::distribution::ties_at_k;
+use crate::text::Message;
 
 pub(super) fn causes(mlx: &MlxLm, step: &StepView) -> Vec<Cause> {
     if !departs(step.compare) {
@@ -45,11 +45,13 @@ pub(super) fn causes(mlx: &MlxLm, step: &StepView) -> Vec<Cause> {
         out.push(GREEDY_DEFAULT.says(Message::new("cause-mlx_lm-greedy-default").count("hf_kept", hf_kept)));
     }
     if !hf.do_sample && !params.is_greedy() {
-        out.push(NO_DO_SAMPLE.says(
-            Message::new("cause-runtime-no-do-sample")
-                .verbatim("runtime", "mlx-lm")
-                .arg("what", what),
-        ));
+        out.push(
+            NO_DO_SAMPLE.says(
+                Message::new("cause-runtime-no-do-sample")
+                    .verbatim("runtime", "mlx-lm")
+                    .arg("what", what),
+            ),
+        );
     }
     if params.temp < 0.0 {
         out.push(INVERTED.says(Message::new("cause-mlx_lm-inverted").verbatim("temperature", float_repr(params.temp))));
@@ -74,11 +76,13 @@ pub(super) fn causes(mlx: &MlxLm, step: &StepView) -> Vec<Cause> {
         }
         let implicit = step.effective.source(Field::TopK) == Source::Default;
         if implicit && !params.top_k_applies() && hf_kept < kept {
-            out.push(NO_TOP_K.says(
-                Message::new("cause-mlx_lm-no-top-k")
-                    .count("kept", kept)
-                    .count("hf_kept", hf_kept),
-            ));
+            out.push(
+                NO_TOP_K.says(
+                    Message::new("cause-mlx_lm-no-top-k")
+                        .count("kept", kept)
+                        .count("hf_kept", hf_kept),
+                ),
+            );
         }
         if mlx.request.get(Field::TopP).and_then(PyValue::number) == Some(0.0) {
             out.push(TOP_P_SKIPPED.says(Message::new("cause-mlx_lm-top-p-zero")));
@@ -100,14 +104,18 @@ pub(super) fn causes(mlx: &MlxLm, step: &StepView) -> Vec<Cause> {
         );
     }
     if !mlx.request.ignored.is_empty() {
-        out.push(IGNORED.says(Message::new("cause-mlx_lm-no-parameter").verbatim("ignored", listed(&mlx.request.ignored))));
+        out.push(
+            IGNORED.says(Message::new("cause-mlx_lm-no-parameter").verbatim("ignored", listed(&mlx.request.ignored))),
+        );
     }
     if out.is_empty() {
-        out.push(ARITHMETIC.says(
-            Message::new("cause-runtime-arithmetic")
-                .verbatim("runtime", "mlx-lm")
-                .count("kept", kept),
-        ));
+        out.push(
+            ARITHMETIC.says(
+                Message::new("cause-runtime-arithmetic")
+                    .verbatim("runtime", "mlx-lm")
+                    .count("kept", kept),
+            ),
+        );
     }
     out
 }

@@ -8,7 +8,7 @@
 //!   decodes **greedily**, before any filter runs (and before any filter checks its value);
 //!   top_p, min_p and top_k off. Only `eos_token_id` is read from `generation_config.json`.
 //! - **Order**: the filters see log-probabilities at temperature 1 — top_p → min_p → top_k
-//!   (exactly k) — and the temperature divides last, in the categorical draw ([`sampler`]).
+//!   (exactly k) — and the temperature divides last, in the categorical draw.
 //!   top_p 0 or ≥ 1 is skipped (transformers reads top_p=0 as top-1).
 //! - **No checks up front**: a negative temperature samples the inverted distribution; min_p
 //!   outside [0, 1] or a top_k that is not an integer below the vocabulary raise `ValueError` when
@@ -25,8 +25,8 @@ use super::port_request::PortRequest;
 use super::thresholds::{Behaviour, Threshold};
 use super::{BlockDraws, Column, ColumnName, Drawing, Engine, StepView, TokenSampler};
 use crate::arguments::pyvalue::PyValue;
-use crate::text::Message;
 use crate::distribution::Distribution;
+use crate::text::Message;
 use crate::{Field, GenerateArgs, SamplingError};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -46,11 +46,11 @@ pub const VERSION: &str = "0.32.2";
 const REFUSED: Rule = Rule::new("mlx_lm_refused", NAME);
 const ACCEPTS: Rule = Rule::new("mlx_lm_accepts", NAME);
 /// No temperature passed: mlx-lm's default temp 0 decodes greedily where transformers samples.
-pub const GREEDY_DEFAULT: Rule = Rule::new("mlx_lm_greedy_default", NAME);
+pub(crate) const GREEDY_DEFAULT: Rule = Rule::new("mlx_lm_greedy_default", NAME);
 const NO_DO_SAMPLE: Rule = Rule::new("mlx_lm_no_do_sample", NAME);
 /// mlx-lm filters at temperature 1 and applies the temperature last, where transformers divides
 /// first.
-pub const ORDER: Rule = Rule::new("mlx_lm_order", NAME);
+pub(crate) const ORDER: Rule = Rule::new("mlx_lm_order", NAME);
 const NO_TOP_K: Rule = Rule::new("mlx_lm_no_top_k", NAME);
 const TOP_P_SKIPPED: Rule = Rule::new("mlx_lm_top_p_skipped", NAME);
 const EXACTLY_K: Rule = Rule::new("mlx_lm_exactly_k", NAME);
@@ -241,11 +241,7 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
     let system = "mlx-lm make_sampler(temp)";
     let repr = temperature.repr();
     vec![if t == 0.0 {
-        Threshold::new(
-            system,
-            Behaviour::Argmax,
-            Message::new("threshold-mlx_lm-argmax"),
-        )
+        Threshold::new(system, Behaviour::Argmax, Message::new("threshold-mlx_lm-argmax"))
     } else if t < 0.0 {
         Threshold::new(
             system,
@@ -309,9 +305,9 @@ mod tests {
         let m = mlx(r#"{"temperature": 0.8, "top_k": 3}"#);
         let logits = [1.0f32, 0.5, 0.0, -3.0];
         let drawing = m.draws(&logits, &[], 4).unwrap().unwrap();
-        let mut draws = crate::output::monte_carlo::ColumnDraws::new(drawing.source, 4, 0..30_000);
+        let mut draws = crate::output::monte_carlo::draws::ColumnDraws::new(drawing.source, 4, 0..30_000);
         draws.advance(usize::MAX).unwrap();
-        let checked = crate::output::monte_carlo::summarize(draws.counts(), &drawing.exact, None, 4);
+        let checked = crate::output::monte_carlo::draws::summarize(draws.counts(), &drawing.exact, None, 4);
         assert!(checked.consistent, "tv {} > {}", checked.tv_to_exact, checked.bound);
     }
 

@@ -16,9 +16,10 @@
 //!    filter cut (−inf) into +inf: mlx then draws uniformly among those (seen with mlx 0.32.4).
 
 use super::request::{Params, PENALTY_WINDOW};
-use crate::columns::hf::torch_argmax;
-use crate::text::Message;
+use crate::columns::repetition_penalty::penalise;
+use crate::columns::torch_f32::torch_argmax;
 use crate::distribution::Distribution;
+use crate::text::Message;
 use crate::SamplingError;
 use rand::Rng;
 
@@ -38,6 +39,7 @@ impl Params {
     pub(super) fn step(&self, logits: &[f32], context: &[u32]) -> Result<Step, SamplingError> {
         let mut x = logits.to_vec();
         if let Some(r) = self.repetition_penalty {
+            // `make_repetition_penalty`'s processor, in f32, on the window's tokens.
             penalise(&mut x, &context[context.len().saturating_sub(PENALTY_WINDOW)..], r);
         }
         let lp = log_softmax_f32(&x);
@@ -139,20 +141,6 @@ impl Categorical {
                     }
                 }
                 best.0
-            }
-        }
-    }
-}
-
-/// `make_repetition_penalty`'s processor: the window's tokens once each, `where(l < 0, l · r,
-/// l / r)`.
-fn penalise(x: &mut [f32], window: &[u32], r: f32) {
-    let mut done = vec![false; x.len()];
-    for &id in window {
-        if let Some(d) = done.get_mut(id as usize) {
-            if !std::mem::replace(d, true) {
-                let l = &mut x[id as usize];
-                *l = if *l < 0.0 { *l * r } else { *l / r };
             }
         }
     }

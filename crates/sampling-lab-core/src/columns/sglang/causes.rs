@@ -6,12 +6,12 @@ use super::{
     REFUSED, VERSION,
 };
 use crate::arguments::params::{Field, Source};
-use crate::text::Message;
 use crate::arguments::pyvalue::float_repr;
 use crate::columns::causes::{departs, listed, Cause};
 use crate::columns::port_request::{self, Opening};
 use crate::columns::StepView;
 use crate::distribution::ties_at_k;
+use crate::text::Message;
 
 pub(super) fn causes(sglang: &Sglang, step: &StepView) -> Vec<Cause> {
     if !departs(step.compare) {
@@ -41,11 +41,13 @@ pub(super) fn causes(sglang: &Sglang, step: &StepView) -> Vec<Cause> {
     };
     let mut out = Vec::new();
     if !hf.do_sample && !params.is_greedy() {
-        out.push(NO_DO_SAMPLE.says(
-            Message::new("cause-runtime-no-do-sample")
-                .verbatim("runtime", "SGLang")
-                .arg("what", what),
-        ));
+        out.push(
+            NO_DO_SAMPLE.says(
+                Message::new("cause-runtime-no-do-sample")
+                    .verbatim("runtime", "SGLang")
+                    .arg("what", what),
+            ),
+        );
     }
     if hf.do_sample && params.is_greedy() {
         let message = match params.greedy_temperature {
@@ -57,11 +59,13 @@ pub(super) fn causes(sglang: &Sglang, step: &StepView) -> Vec<Cause> {
     if hf.do_sample && !params.is_greedy() {
         let implicit = step.effective.source(Field::TopK) == Source::Default;
         if implicit && params.top_k == TOP_K_ALL && hf_kept < kept {
-            out.push(NO_TOP_K.says(
-                Message::new("cause-sglang-no-top-k")
-                    .count("kept", kept)
-                    .count("hf_kept", hf_kept),
-            ));
+            out.push(
+                NO_TOP_K.says(
+                    Message::new("cause-sglang-no-top-k")
+                        .count("kept", kept)
+                        .count("hf_kept", hf_kept),
+                ),
+            );
         }
         if params.top_k != TOP_K_ALL && params.top_p < 1.0 && kept > hf_kept {
             out.push(
@@ -91,16 +95,18 @@ pub(super) fn causes(sglang: &Sglang, step: &StepView) -> Vec<Cause> {
         ));
     }
     if !sglang.request.ignored.is_empty() {
-        out.push(IGNORED.says(
-            Message::new("cause-sglang-no-field").verbatim("ignored", listed(&sglang.request.ignored)),
-        ));
+        out.push(
+            IGNORED.says(Message::new("cause-sglang-no-field").verbatim("ignored", listed(&sglang.request.ignored))),
+        );
     }
     if out.is_empty() {
-        out.push(ARITHMETIC.says(
-            Message::new("cause-runtime-arithmetic")
-                .verbatim("runtime", "SGLang")
-                .count("kept", kept),
-        ));
+        out.push(
+            ARITHMETIC.says(
+                Message::new("cause-runtime-arithmetic")
+                    .verbatim("runtime", "SGLang")
+                    .count("kept", kept),
+            ),
+        );
     }
     out
 }

@@ -8,7 +8,7 @@
 //!   reads the model's `generation_config.json`.
 //! - **Greedy**: a temperature in [0, 1e-6) becomes top_k 1, and any request with top_k 1 is
 //!   greedy whatever its temperature (`sampling_batch_info.py` `is_all_greedy`).
-//! - **Order** (`srt/layers/sampler.py`, [`sampler`]): temperature → softmax → top_k (exactly k)
+//! - **Order** (`srt/layers/sampler.py`): temperature → softmax → top_k (exactly k)
 //!   and top_p measured **jointly on the whole distribution** → min_p against the top
 //!   probability → `torch.multinomial`. The repetition penalty only sees tokens SGLang generated.
 //! - **Refusals**: the contract gate refuses a float `top_k` in serde's words
@@ -26,8 +26,8 @@ use super::port_request::{PortRequest, SAME_NAMES};
 use super::thresholds::{Behaviour, Threshold};
 use super::{BlockDraws, Column, ColumnName, Drawing, Engine, StepView, TokenSampler};
 use crate::arguments::pyvalue::{float_repr, PyValue};
-use crate::text::Message;
 use crate::distribution::Distribution;
+use crate::text::Message;
 use crate::{GenerateArgs, SamplingError};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -48,10 +48,10 @@ const REFUSED: Rule = Rule::new("sglang_refused", NAME);
 const ACCEPTS: Rule = Rule::new("sglang_accepts", NAME);
 const NO_DO_SAMPLE: Rule = Rule::new("sglang_no_do_sample", NAME);
 /// SGLang decodes greedily below a temperature of 1e-6 and at top_k 1, where transformers samples.
-pub const GREEDY: Rule = Rule::new("sglang_greedy", NAME);
+pub(crate) const GREEDY: Rule = Rule::new("sglang_greedy", NAME);
 const NO_TOP_K: Rule = Rule::new("sglang_no_top_k", NAME);
 /// SGLang measures top_p on the whole distribution, not on what top_k left.
-pub const JOINT_TOP_P: Rule = Rule::new("sglang_joint_top_p", NAME);
+pub(crate) const JOINT_TOP_P: Rule = Rule::new("sglang_joint_top_p", NAME);
 const EXACTLY_K: Rule = Rule::new("sglang_exactly_k", NAME);
 const OUTPUT_PENALTY: Rule = Rule::new("sglang_output_penalty", NAME);
 const IGNORED: Rule = Rule::new("sglang_ignored", NAME);

@@ -18,10 +18,10 @@
 //! (how many depends on the CPU's summation); this port keeps them and says so.
 
 use super::request::Params;
-use crate::columns::hf::torch_argmax;
-use crate::text::Message;
-use crate::columns::torch_f32::{self, near, softmax_f32, softmax_f64, SUBNORMAL};
+use crate::columns::repetition_penalty::penalise;
+use crate::columns::torch_f32::{self, divide_by_temperature, near, softmax_f32, softmax_f64, torch_argmax, SUBNORMAL};
 use crate::distribution::Distribution;
+use crate::text::Message;
 use rand::Rng;
 
 /// One step under SGLang: the tokens its multinomial can draw, with their f32 weights.
@@ -43,6 +43,7 @@ impl Params {
     pub(super) fn step(&self, logits: &[f32], generated: &[u32]) -> Step {
         let mut x = logits.to_vec();
         if self.repetition_penalty != 1.0 {
+            // `apply_scaling_penalties`, in f32, on the tokens SGLang generated.
             penalise(&mut x, generated, self.repetition_penalty as f32);
         }
         if self.is_greedy() {
@@ -54,8 +55,7 @@ impl Params {
                 notes: Vec::new(),
             };
         }
-        let t = self.temperature as f32;
-        x.iter_mut().for_each(|s| *s /= t);
+        divide_by_temperature(&mut x, self.temperature);
         let probs = softmax_f32(&x);
         let mut notes = Vec::new();
         let weights = if self.filters() {
@@ -178,20 +178,6 @@ impl Multinomial {
     }
 }
 
-/// `apply_scaling_penalties`: `where(logits < 0, logits · r, logits / r)` on the tokens
-/// SGLang generated.
-fn penalise(x: &mut [f32], generated: &[u32], r: f32) {
-    let mut seen = vec![false; x.len()];
-    for &id in generated {
-        if let Some(s) = seen.get_mut(id as usize) {
-            if !std::mem::replace(s, true) {
-                let logit = &mut x[id as usize];
-                *logit = if *logit < 0.0 { *logit * r } else { *logit / r };
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,7 +221,7 @@ mod tests {
         for _ in 0..40_000 {
             counts[draw.draw(&mut rng) as usize] += 1;
         }
-        let checked = crate::output::monte_carlo::summarize(&counts, &exact, None, 2);
+        let checked = crate::output::monte_carlo::draws::summarize(&counts, &exact, None, 2);
         assert!(
             checked.consistent && counts[3] == 0,
             "tv {} > {}",

@@ -4,11 +4,11 @@ use super::{
     Vllm, ACCEPTS, ARITHMETIC, FLOOR, GENERATION_CONFIG, IGNORED, MIN_P_FIRST, NO_DO_SAMPLE, NO_TOP_K, REFUSED, VERSION,
 };
 use crate::arguments::params::{Field, Source};
-use crate::text::Message;
 use crate::arguments::pyvalue::float_repr;
 use crate::columns::causes::{departs, listed, Cause};
 use crate::columns::port_request::{self, Opening};
 use crate::columns::StepView;
+use crate::text::Message;
 
 pub(super) fn causes(vllm: &Vllm, step: &StepView) -> Vec<Cause> {
     if !departs(step.compare) {
@@ -38,11 +38,13 @@ pub(super) fn causes(vllm: &Vllm, step: &StepView) -> Vec<Cause> {
     };
     let mut out = Vec::new();
     if !hf.do_sample && !params.is_greedy() {
-        out.push(NO_DO_SAMPLE.says(
-            Message::new("cause-runtime-no-do-sample")
-                .verbatim("runtime", "vLLM")
-                .arg("what", what),
-        ));
+        out.push(
+            NO_DO_SAMPLE.says(
+                Message::new("cause-runtime-no-do-sample")
+                    .verbatim("runtime", "vLLM")
+                    .arg("what", what),
+            ),
+        );
     }
     if hf.do_sample {
         if let Some(t) = params.raised {
@@ -57,11 +59,13 @@ pub(super) fn causes(vllm: &Vllm, step: &StepView) -> Vec<Cause> {
         }
         let implicit = step.effective.source(Field::TopK) == Source::Default;
         if implicit && params.top_k <= 0 && hf_kept < kept {
-            out.push(NO_TOP_K.says(
-                Message::new("cause-vllm-no-top-k")
-                    .count("kept", kept)
-                    .count("hf_kept", hf_kept),
-            ));
+            out.push(
+                NO_TOP_K.says(
+                    Message::new("cause-vllm-no-top-k")
+                        .count("kept", kept)
+                        .count("hf_kept", hf_kept),
+                ),
+            );
         }
         if params.min_p != 0.0 && params.top_p < 1.0 {
             out.push(
@@ -80,18 +84,22 @@ pub(super) fn causes(vllm: &Vllm, step: &StepView) -> Vec<Cause> {
         ));
     }
     if !vllm.request.ignored.is_empty() {
-        out.push(IGNORED.says(
-            Message::new("cause-runtime-no-field")
-                .verbatim("runtime", "vLLM")
-                .verbatim("ignored", listed(&vllm.request.ignored)),
-        ));
+        out.push(
+            IGNORED.says(
+                Message::new("cause-runtime-no-field")
+                    .verbatim("runtime", "vLLM")
+                    .verbatim("ignored", listed(&vllm.request.ignored)),
+            ),
+        );
     }
     if out.is_empty() {
-        out.push(ARITHMETIC.says(
-            Message::new("cause-runtime-arithmetic")
-                .verbatim("runtime", "vLLM")
-                .count("kept", kept),
-        ));
+        out.push(
+            ARITHMETIC.says(
+                Message::new("cause-runtime-arithmetic")
+                    .verbatim("runtime", "vLLM")
+                    .count("kept", kept),
+            ),
+        );
     }
     out
 }

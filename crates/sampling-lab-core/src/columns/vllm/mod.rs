@@ -12,7 +12,7 @@
 //!   temperature in (0, 0.01) to 0.01 (a logged warning); greedy only below 1e-5, i.e. at 0.
 //! - **Order** (`v1/sample/sampler.py`): penalties (prompt and output) → temperature →
 //!   **min_p** → top_k (ties at the k-th kept) → top_p on the renormalised survivors → an
-//!   exponential race on the f32 probabilities ([`sampler`]).
+//!   exponential race on the f32 probabilities.
 //! - **Refusals** (`_verify_args`, `:634-690`): temperature outside [0, 2], top_p outside (0, 1]
 //!   (so `top_p=0`, which transformers reads as top-1), top_k below −1, min_p outside [0, 1], a
 //!   repetition penalty ≤ 0 — the server's `error.message`, word for word.
@@ -28,8 +28,8 @@ use super::port_request::{PortRequest, SAME_NAMES};
 use super::thresholds::{Behaviour, Threshold};
 use super::{BlockDraws, Column, ColumnName, Drawing, Engine, StepView, TokenSampler};
 use crate::arguments::pyvalue::{float_repr, PyValue};
-use crate::text::Message;
 use crate::distribution::Distribution;
+use crate::text::Message;
 use crate::{GenerateArgs, SamplingError};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -50,9 +50,9 @@ const REFUSED: Rule = Rule::new("vllm_refused", NAME);
 const ACCEPTS: Rule = Rule::new("vllm_accepts", NAME);
 const NO_DO_SAMPLE: Rule = Rule::new("vllm_no_do_sample", NAME);
 /// vLLM raises a temperature in (0, 0.01) to 0.01, where transformers divides by it.
-pub const FLOOR: Rule = Rule::new("vllm_temperature_floor", NAME);
+pub(crate) const FLOOR: Rule = Rule::new("vllm_temperature_floor", NAME);
 /// vLLM's top_k defaults to the whole vocabulary, where transformers fills in 50.
-pub const NO_TOP_K: Rule = Rule::new("vllm_no_top_k", NAME);
+pub(crate) const NO_TOP_K: Rule = Rule::new("vllm_no_top_k", NAME);
 const MIN_P_FIRST: Rule = Rule::new("vllm_min_p_first", NAME);
 const GENERATION_CONFIG: Rule = Rule::new("vllm_generation_config", NAME);
 const IGNORED: Rule = Rule::new("vllm_ignored", NAME);
@@ -136,18 +136,7 @@ impl Engine for Vllm {
 
     fn describe(&self) -> String {
         match &self.params {
-            Ok(p) => {
-                let steps: Vec<String> = p
-                    .chain()
-                    .into_iter()
-                    .map(|(name, value)| match value {
-                        Value::String(s) if name == "random_sample" => format!("{name}({s})"),
-                        Value::String(s) => format!("{name} ({s})"),
-                        v => format!("{name}({v})"),
-                    })
-                    .collect();
-                steps.join(" → ")
-            }
+            Ok(p) => super::port_request::describe_chain(p.chain()),
             Err(_) => "the server refuses the request (400)".into(),
         }
     }
@@ -160,8 +149,7 @@ impl Engine for Vllm {
             }
             if !p.from_generation_config.is_empty() {
                 notes.push(
-                    Message::new("note-vllm-generation-config")
-                        .verbatim("fields", p.from_generation_config.join(", ")),
+                    Message::new("note-vllm-generation-config").verbatim("fields", p.from_generation_config.join(", ")),
                 );
             }
             notes.extend(p.step(&step.input.logits, &step.input.context_ids).notes);
@@ -242,11 +230,7 @@ fn thresholds(temperature: PyValue, _logits: &[f32]) -> Vec<Threshold> {
             Message::new("threshold-library-error").verbatim("error", message),
         )
     } else if t == 0.0 {
-        Threshold::new(
-            system,
-            Behaviour::Argmax,
-            Message::new("threshold-vllm-argmax"),
-        )
+        Threshold::new(system, Behaviour::Argmax, Message::new("threshold-vllm-argmax"))
     } else if t < request::FLOOR {
         Threshold::new(
             system,

@@ -17,10 +17,9 @@
 //!    probability `probs[i]`; a token whose f32 probability underflowed to 0 never wins.
 
 use super::request::Params;
-use crate::columns::hf::torch_argmax;
-use crate::text::Message;
-use crate::columns::torch_f32::{self, near, softmax_f32, softmax_f64, SUBNORMAL};
+use crate::columns::torch_f32::{self, divide_by_temperature, near, softmax_f32, softmax_f64, torch_argmax, SUBNORMAL};
 use crate::distribution::Distribution;
+use crate::text::Message;
 use rand::Rng;
 
 /// One step under vLLM: what its draw takes, and what float noise may decide otherwise.
@@ -51,8 +50,7 @@ impl Params {
             step.scores = x;
             return step;
         }
-        let t = self.temperature as f32;
-        x.iter_mut().for_each(|s| *s /= t);
+        divide_by_temperature(&mut x, self.temperature);
         if self.min_p != 0.0 {
             min_p(&mut x, self.min_p as f32, &mut step.notes);
         }
@@ -64,7 +62,8 @@ impl Params {
         }
         let subnormal = softmax_f32(&x).iter().filter(|p| **p > 0.0 && **p < SUBNORMAL).count();
         if subnormal > 0 {
-            step.notes.push(Message::new("note-subnormal").count("count", subnormal));
+            step.notes
+                .push(Message::new("note-subnormal").count("count", subnormal));
         }
         step.scores = x;
         step
@@ -241,7 +240,7 @@ mod tests {
         for _ in 0..40_000 {
             counts[race.draw(&mut rng) as usize] += 1;
         }
-        let checked = crate::output::monte_carlo::summarize(&counts, &exact, None, 1);
+        let checked = crate::output::monte_carlo::draws::summarize(&counts, &exact, None, 1);
         assert!(checked.consistent, "tv {} > {}", checked.tv_to_exact, checked.bound);
     }
 }

@@ -22,7 +22,7 @@ const CORE: [&str; 2] = [
 ];
 
 /// One language's messages.
-pub struct Catalog {
+pub(crate) struct Catalog {
     lang: Lang,
     bundle: FluentBundle<FluentResource>,
 }
@@ -51,11 +51,6 @@ impl Catalog {
                 .unwrap_or_else(|errors| panic!("a {lang} catalog defines a message twice: {errors:?}"));
         }
         Catalog { lang, bundle }
-    }
-
-    /// Whether the catalog has the message `id`.
-    pub fn has(&self, id: &str) -> bool {
-        self.bundle.has_message(id)
     }
 
     /// The message in this catalog's language. A message the catalog lacks, or one whose

@@ -45,7 +45,7 @@ impl Part {
     }
 }
 
-/// What N draws of one port gave.
+/// What N draws of one column gave, and their check against its exact distribution.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Draws {
     /// How many draws were counted.
@@ -60,7 +60,7 @@ pub struct Draws {
     pub outside_hf: f64,
     /// Total variation between the observed frequencies and the exact distribution.
     pub tv_to_exact: f64,
-    /// The largest `tv_to_exact` the check accepts at [`DELTA`].
+    /// The largest `tv_to_exact` the check accepts, at the run's [`delta`](super::MonteCarlo::delta).
     pub bound: f64,
     /// Draws outside the exact support.
     pub outside_exact: u64,

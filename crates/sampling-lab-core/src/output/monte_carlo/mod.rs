@@ -1,162 +1,41 @@
-//! Seeded draws of every column Monte Carlo draws, each with its library's own generator (candle's
-//! `LogitsProcessor` for the candle ports, llama.cpp's `std::mt19937`), counted in seeded blocks
-//! that any number of threads can share out, and checked against the exact distribution
-//! ([`summarize`]).
+//! Monte Carlo draws with each library's own generator, checked against the exact distribution.
+//!
+//! Every column Monte Carlo draws is drawn with its library's own generator (candle's
+//! `LogitsProcessor` for the candle ports, llama.cpp's `std::mt19937`, …), in seeded blocks
+//! that any number of threads can share out: [`Analysis::monte_carlo`] and its result,
+//! [`MonteCarlo`].
 
-mod draws;
+pub(crate) mod draws;
+pub(crate) mod run;
 
-pub use draws::{summarize, ColumnDraws, Draws, Part, DELTA};
+pub use draws::Draws;
 
 use super::analysis::Analysis;
-use crate::columns::{ColumnName, REGISTRY};
-use crate::distribution::Distribution;
+use crate::columns::ColumnName;
 use crate::SamplingError;
+use run::MonteCarloRun;
 use serde::ser::SerializeMap;
 use serde::Serialize;
 
-type Side = Result<(ColumnDraws, Distribution), SamplingError>;
-
 impl Analysis {
-    /// N draws of each column Monte Carlo draws, checked against its exact distribution.
+    /// `n` draws of each column Monte Carlo draws, seeded with `seed`, each checked against its
+    /// exact distribution: a correct one fails the check with probability below
+    /// [`MonteCarlo::delta`].
+    ///
+    /// ```
+    /// use sampling_lab_core::{columns, Analysis, GenerateArgs, Inspection};
+    ///
+    /// let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "top_k": 3}"#)?;
+    /// let analysis = Analysis::run(&Inspection::new(vec![2.0, 1.0, 0.5, 0.0], args, None, vec![])?);
+    /// let mc = analysis.monte_carlo(2_000, 7)?;
+    /// let corrected = serde_json::to_value(mc.get(columns::corrected::NAME).unwrap())?;
+    /// assert_eq!(corrected["consistent"], true); // candle's own draws match the exact distribution
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn monte_carlo(&self, n: usize, seed: u64) -> Result<MonteCarlo, SamplingError> {
-        let mut run = self.monte_carlo_run(n, seed, Part::WHOLE);
+        let mut run = MonteCarloRun::new(self, n, seed, draws::Part::WHOLE);
         run.advance(usize::MAX)?;
         Ok(run.finish())
-    }
-
-    /// `part` of the same draws, to be made in chunks.
-    pub fn monte_carlo_run(&self, n: usize, seed: u64, part: Part) -> MonteCarloRun {
-        MonteCarloRun::new(self, n, seed, part)
-    }
-}
-
-/// Monte Carlo draws in progress, of every column Monte Carlo draws (`None`: a column that
-/// cannot be set up for this call).
-pub struct MonteCarloRun {
-    draws: usize,
-    seed: u64,
-    hf: Option<Distribution>,
-    sides: Vec<(ColumnName, Option<Side>)>,
-}
-
-impl MonteCarloRun {
-    /// `part` of `n` seeded draws of every drawing column of `analysis`, to be made in chunks.
-    pub fn new(analysis: &Analysis, n: usize, seed: u64, part: Part) -> MonteCarloRun {
-        let input = &analysis.input;
-        let sides = REGISTRY
-            .iter()
-            .filter(|registered| registered.draws)
-            .map(|registered| {
-                let column = &analysis.get(registered.name).engine;
-                let side = column.draws(&input.logits, &input.context_ids, seed).map(|drawing| {
-                    let drawing = drawing?;
-                    let counts = ColumnDraws::new(drawing.source, input.logits.len(), part.draws(n));
-                    Ok((counts, drawing.exact))
-                });
-                (registered.name, side)
-            })
-            .collect();
-        MonteCarloRun {
-            draws: n,
-            seed,
-            hf: analysis.hf_distribution().cloned(),
-            sides,
-        }
-    }
-
-    /// The columns that draw, in the registry's order.
-    fn sides(&mut self) -> impl Iterator<Item = &mut ColumnDraws> {
-        self.sides
-            .iter_mut()
-            .filter_map(|(_, side)| side.as_mut()?.as_mut().ok())
-            .map(|(draws, _)| draws)
-    }
-
-    fn drawn(&self) -> impl Iterator<Item = &ColumnDraws> {
-        self.sides
-            .iter()
-            .filter_map(|(_, side)| side.as_ref()?.as_ref().ok())
-            .map(|(draws, _)| draws)
-    }
-
-    /// Makes up to `max` more draws in all; the draws done so far.
-    pub fn advance(&mut self, max: usize) -> Result<usize, SamplingError> {
-        let mut left = max;
-        for side in self.sides() {
-            left -= side.advance(left)?;
-        }
-        Ok(self.done())
-    }
-
-    /// Draws this part has made so far, every column together.
-    pub fn done(&self) -> usize {
-        self.drawn().map(ColumnDraws::done).sum()
-    }
-
-    /// Draws this part makes, every column together.
-    pub fn total(&self) -> usize {
-        self.drawn().map(ColumnDraws::target).sum()
-    }
-
-    /// Every column's counts, one vocabulary after the other, for [`MonteCarloRun::absorb`].
-    pub fn counts(&self) -> Vec<u64> {
-        self.drawn().flat_map(|side| side.counts().iter().copied()).collect()
-    }
-
-    /// Adds the counts of the other parts of the same run (same input, draws and seed).
-    pub fn absorb(&mut self, counts: &[u64]) -> Result<(), SamplingError> {
-        let sides: Vec<&mut ColumnDraws> = self.sides().collect();
-        if counts.len() != sides.iter().map(|s| s.counts().len()).sum::<usize>() {
-            return Err(SamplingError::Invalid(format!(
-                "{} counts do not fit this run's columns",
-                counts.len()
-            )));
-        }
-        let mut rest = counts;
-        for side in sides {
-            let (theirs, more) = rest.split_at(side.counts().len());
-            side.absorb(theirs)?;
-            rest = more;
-        }
-        Ok(())
-    }
-
-    /// The result, once no more draws will be made.
-    pub fn finish(self) -> MonteCarlo {
-        self.snapshot()
-    }
-
-    /// The result of the draws made so far.
-    pub fn snapshot(&self) -> MonteCarlo {
-        let summary = |side: &Side| -> DrawsOrError {
-            side.as_ref()
-                .map(|(draws, exact)| summarize(draws.counts(), exact, self.hf.as_ref(), self.seed))
-                .map_err(Clone::clone)
-                .into()
-        };
-        MonteCarlo {
-            draws: self.draws,
-            seed: self.seed,
-            delta: DELTA,
-            columns: self
-                .sides
-                .iter()
-                .map(|(name, side)| (*name, side.as_ref().map(summary)))
-                .collect(),
-        }
-    }
-
-    /// How far each column's draws so far are from its exact distribution, and the check's
-    /// bound at that many draws: `(column, draws, tv_to_exact, bound)`, for a convergence picture.
-    pub fn convergence(&self) -> Vec<(ColumnName, usize, f64, f64)> {
-        self.sides
-            .iter()
-            .filter_map(|(name, side)| {
-                let (draws, exact) = side.as_ref()?.as_ref().ok()?;
-                let d = summarize(draws.counts(), exact, None, self.seed);
-                (d.draws > 0).then_some((*name, d.draws, d.tv_to_exact, d.bound))
-            })
-            .collect()
     }
 }
 
@@ -168,7 +47,7 @@ pub struct MonteCarlo {
     pub draws: usize,
     /// The run's seed: the same seed gives the same draws, however the run was shared out.
     pub seed: u64,
-    /// The check's failure probability for a correct exact distribution ([`DELTA`]).
+    /// The check's failure probability: how often a correct exact distribution fails it.
     pub delta: f64,
     /// Each column Monte Carlo draws, in the registry's order; `None` for one that cannot be set
     /// up for this call.

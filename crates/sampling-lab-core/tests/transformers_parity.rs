@@ -1,18 +1,15 @@
-//! The sampling core against real transformers (fixtures) and the real candle LogitsProcessor.
-//! Compiled natively by `cargo test` and to wasm32 for headless Chromium by wasm-bindgen-test.
+//! The sampling core against real transformers and DFlash (the fixtures their own code wrote:
+//! `tests/common/mod.rs`) and against the real candle `LogitsProcessor`. Compiled natively by
+//! `cargo test` and to wasm32 for headless Chromium by wasm-bindgen-test (`make test-wasm`).
 
 mod common;
 #[macro_use]
 mod both;
 
-use common::{case, cases, file, Case};
-use sampling_lab::logits_file::parse_logits;
-use sampling_lab_core::columns::dflash::{self, DflashSampling};
-use sampling_lab_core::columns::{corrected, hf, literal, llama_cpp};
-use sampling_lab_core::output::monte_carlo::{summarize, ColumnDraws};
-use sampling_lab_core::EXACT_TOLERANCE;
-use sampling_lab_core::output::finding::DEFAULT_PAIR;
-use sampling_lab_core::{Analysis, Distribution, Field, GenerateArgs, Lang, Part, PyValue};
+use common::{case, cases, file, npy_f32, Case};
+use sampling_lab_core::columns::{self, corrected, dflash, hf, literal, llama_cpp};
+use sampling_lab_core::internal::{self, MonteCarloRun, Part, DEFAULT_PAIR};
+use sampling_lab_core::{Analysis, Distribution, Field, GenerateArgs, Inspection, Lang, PyValue, EXACT_TOLERANCE};
 use serde_json::{json, Value};
 
 #[cfg(target_arch = "wasm32")]
@@ -21,10 +18,9 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 fn hf_dist(case: &Case) -> Distribution {
     let analysis = Analysis::run(&case.input);
     analysis
-        .hf
+        .distribution(hf::NAME)
         .unwrap_or_else(|e| panic!("{}: unexpected error {e}", case.name))
-        .1
-        .distribution
+        .clone()
 }
 
 fn assert_close(name: &str, ours: &Distribution, theirs: &[(u32, f64)]) {
@@ -49,17 +45,21 @@ both! {
         let mut checked = 0;
         for case in cases().iter().filter(|c| c.error().is_none()) {
             let analysis = Analysis::run(&case.input);
-            let (hf, outcome) = analysis.hf.unwrap_or_else(|e| panic!("{}: unexpected error {e}", case.name));
-            let names: Vec<&str> = hf.processors.iter().map(|p| p.class_name()).collect();
-            let expected: Vec<&str> = case.hf["processors"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
-            assert_eq!(names, expected, "{}: processor list", case.name);
-            if hf.do_sample && !outcome.ambiguities.is_empty() {
+            let distribution = analysis.distribution(hf::NAME).unwrap_or_else(|e| panic!("{}: unexpected error {e}", case.name));
+            let report = analysis.report(Lang::En, &DEFAULT_PAIR);
+            let hf_entry = &report.entry(hf::NAME).details;
+            assert_eq!(hf_entry["processors"], case.hf["processors"], "{}: processor list", case.name);
+            // transformers' own decisions that its float arithmetic or sort order could take
+            // otherwise, as the corrected port's entry lists them.
+            let ambiguities = &report.entry(corrected::NAME).details["ambiguities"];
+            let greedy_token = hf_entry["greedy_token"].as_u64();
+            if let Some(token) = greedy_token {
+                assert_eq!(token, case.hf["token"].as_u64().unwrap(), "{}: greedy token", case.name);
+            } else if ambiguities.as_array().is_some_and(|a| !a.is_empty()) {
                 // torch's sort order decides these: the same number of tokens, not the same ones.
-                assert_eq!(outcome.distribution.kept(), case.hf_support().len(), "{}: {:?}", case.name, outcome.ambiguities);
-            } else if hf.do_sample {
-                assert_close(&case.name, &outcome.distribution, &case.hf_support());
+                assert_eq!(distribution.kept(), case.hf_support().len(), "{}: {ambiguities}", case.name);
             } else {
-                assert_eq!(outcome.distribution.support[0].0 as u64, case.hf["token"].as_u64().unwrap(), "{}: greedy token", case.name);
+                assert_close(&case.name, distribution, &case.hf_support());
             }
             checked += 1;
         }
@@ -69,7 +69,7 @@ both! {
     fn effective_params_resolve_as_transformers_resolves_them() {
         for case in cases() {
             let analysis = Analysis::run(&case.input);
-            let ours = serde_json::Value::Object(analysis.effective.values_json());
+            let ours = serde_json::Value::Object(analysis.effective().values_json());
             assert_eq!(ours, case.hf["effective_params"], "{}: effective parameters", case.name);
         }
     }
@@ -78,7 +78,8 @@ both! {
         let mut checked = 0;
         for case in cases() {
             if let Some(expected) = case.error() {
-                let err = Analysis::run(&case.input).hf.err().map(|e| e.to_string());
+                let analysis = Analysis::run(&case.input);
+                let err = analysis.distribution(hf::NAME).err().map(|e| e.to_string());
                 assert_eq!(err.as_deref(), Some(expected), "{}", case.name);
                 checked += 1;
             }
@@ -163,14 +164,14 @@ both! {
         let analysis = Analysis::run(&c.input);
         let whole = analysis.monte_carlo(3_500, 11).unwrap();
         let part = |index| {
-            let mut run = analysis.monte_carlo_run(3_500, 11, Part::new(index, 2).unwrap());
+            let mut run = MonteCarloRun::new(&analysis, 3_500, 11, Part::new(index, 2).unwrap());
             run.advance(usize::MAX).unwrap();
             run
         };
         let (mut first, second) = (part(0), part(1));
-        // Eight columns draw: the literal, corrected and DFlash's candle ports, llama.cpp's and
-        // Ollama's chain, vLLM's race, SGLang's multinomial and mlx-lm's Gumbel draw.
-        assert_eq!((first.total(), second.total()), (8 * 2000, 8 * 1500));
+        // Whole blocks of 1000: the first part draws two of the four, the second the rest.
+        let drawing = columns::REGISTRY.iter().filter(|c| c.draws).count();
+        assert_eq!((first.total(), second.total()), (drawing * 2000, drawing * 1500));
         first.absorb(&second.counts()).unwrap();
         assert_eq!(serde_json::to_value(first.finish()).unwrap(), serde_json::to_value(whole).unwrap());
     }
@@ -180,8 +181,9 @@ both! {
         let mut checked = 0;
         for case in fixture["cases"].as_array().unwrap() {
             let name = format!("{} at T={}", case["logits"], case["temperature"]);
-            let dflash = dflash_at(case["temperature"].as_f64().unwrap());
-            let ours = dflash.distribution(&dflash_logits(&fixture, case["logits"].as_str().unwrap())).unwrap();
+            let args = dflash_call(case["temperature"].as_f64().unwrap());
+            let logits = dflash_logits(&fixture, case["logits"].as_str().unwrap());
+            let ours = dflash::COLUMN.distribution(&args, None, &logits, &[]).unwrap();
             if let Some(argmax) = case["argmax"].as_u64() {
                 assert_eq!(ours.support, [(argmax as u32, 1.0)], "{name}: argmax");
             } else {
@@ -196,11 +198,9 @@ both! {
         let fixture: Value = serde_json::from_slice(file("dflash.json")).unwrap();
         for t in [9.9e-6, 1e-5, 0.3, 0.6, 1.0, 1.7] {
             for logits in ["reference", "near_tie_at_threshold"] {
-                let dflash = dflash_at(t);
                 let logits = dflash_logits(&fixture, logits);
-                let exact = dflash.distribution(&logits).unwrap();
-                let port = dflash.candle_port().distribution(&logits, &[]).unwrap();
-                let c = sampling_lab_core::compare(&exact, &port);
+                let (exact, port) = internal::dflash(&dflash_call(t), &logits).unwrap();
+                let c = sampling_lab_core::compare(&exact, &port.distribution(&logits, &[]).unwrap());
                 assert!(c.max_abs_diff <= EXACT_TOLERANCE, "T={t}: max |Δp| {}", c.max_abs_diff);
             }
         }
@@ -216,7 +216,7 @@ both! {
         let mut args = GenerateArgs::default();
         args.set(Field::DoSample, PyValue::Bool(true));
         args.set(Field::Temperature, PyValue::Float(1e-5));
-        let input = sampling_lab_core::Inspection { args, ..case("t07").input };
+        let input = Inspection { args, ..case("t07").input };
         let report = Analysis::run(&input).report(Lang::En, &DEFAULT_PAIR);
         assert_eq!((report.entry(hf::NAME).kept, report.entry(corrected::NAME).kept), (50, 1));
         let rules: Vec<&str> = report.causes.iter().map(|c| c.rule.name()).collect();
@@ -229,13 +229,8 @@ both! {
         // Only llama.cpp's chain draws here: the candle ports' full-vocabulary draws would hold a
         // browser's main thread for half a minute, and other tests check them.
         for name in ["t07_default", "k40p09", "ties_3221_k2", "greedy"] {
-            let c = case(name);
-            let analysis = Analysis::run(&c.input);
-            let column = &analysis.get(llama_cpp::NAME).engine;
-            let drawing = column.draws(&c.input.logits, &c.input.context_ids, 9).expect("llama.cpp draws").unwrap();
-            let mut draws = ColumnDraws::new(drawing.source, c.input.logits.len(), 0..5_000);
-            draws.advance(usize::MAX).unwrap();
-            let checked = summarize(draws.counts(), &drawing.exact, analysis.hf_distribution(), 9);
+            let analysis = Analysis::run(&case(name).input);
+            let checked = internal::draws_of(&analysis, llama_cpp::NAME, 5_000, 9).expect("llama.cpp draws").unwrap();
             assert!(checked.consistent, "{name}: tv {} > bound {}, {} outside", checked.tv_to_exact, checked.bound, checked.outside_exact);
         }
     }
@@ -246,24 +241,25 @@ both! {
         let mut args = GenerateArgs::default();
         args.set(Field::DoSample, PyValue::Bool(true));
         args.set(Field::Temperature, PyValue::Float(1.5));
-        let input = sampling_lab_core::Inspection { args, ..case("t07").input };
+        let input = Inspection { args, ..case("t07").input };
         let report = Analysis::run(&input).report(Lang::En, &DEFAULT_PAIR);
         assert_eq!(report.entry(hf::NAME).kept, 50);
         assert!(report.entry(llama_cpp::NAME).kept < 50, "{}", report.entry(llama_cpp::NAME).kept);
-        assert!(report.causes.iter().any(|c| c.rule == llama_cpp::ORDER), "{:?}", report.causes);
+        assert!(report.causes.iter().any(|c| c.rule.name() == "llama_cpp_order"), "{:?}", report.causes);
     }
 
     fn dflash_at_temperature_0_6_is_not_generate_at_temperature_0_6() {
         let report = Analysis::run(&case("t07_default").input).report(Lang::En, &DEFAULT_PAIR);
         assert_eq!((report.entry(hf::NAME).kept, report.entry(dflash::NAME).kept), (50, 49152));
-        assert!(report.causes.iter().any(|c| c.rule == dflash::TEMPERATURE_ONLY), "{:?}", report.causes);
+        assert!(report.causes.iter().any(|c| c.rule.name() == "dflash_temperature_only"), "{:?}", report.causes);
     }
 }
 
-fn dflash_at(t: f64) -> DflashSampling {
+/// DFlash's `sample(logits, t)`: the temperature is all it reads of a call.
+fn dflash_call(t: f64) -> GenerateArgs {
     let mut args = GenerateArgs::default();
     args.set(Field::Temperature, PyValue::Float(t));
-    DflashSampling::from_args(&args).unwrap()
+    args
 }
 
 fn dflash_logits(fixture: &Value, name: &str) -> Vec<f32> {
@@ -274,7 +270,7 @@ fn dflash_logits(fixture: &Value, name: &str) -> Vec<f32> {
             .iter()
             .map(|v| v.as_f64().unwrap() as f32)
             .collect(),
-        None => parse_logits(file(&format!("logits/{name}.npy"))).unwrap(),
+        None => npy_f32(file(&format!("logits/{name}.npy"))),
     }
 }
 
@@ -322,4 +318,23 @@ fn assert_dflash_support(name: &str, ours: &Distribution, case: &Value) {
         unlisted_max <= 1e-5 + EXACT_TOLERANCE,
         "{name}: an unlisted token has p = {unlisted_max}"
     );
+}
+
+/// `make fixtures` may add a file: the tests only see it once `tests/common/mod.rs` embeds it.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn every_fixture_file_is_embedded() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    for folder in common::FIXTURE_FOLDERS {
+        for entry in std::fs::read_dir(root.join(folder)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                let name = path.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
+                assert!(
+                    common::FIXTURE_FILES.iter().any(|(n, _)| *n == name),
+                    "{name} is not embedded"
+                );
+            }
+        }
+    }
 }
