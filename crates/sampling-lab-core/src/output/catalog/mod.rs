@@ -203,10 +203,15 @@ mod tests {
 
     #[test]
     fn chinese_text_keeps_no_space_between_two_chinese_characters_and_every_other() {
-        assert_eq!(tighten("照字面搬的 candle 移植 留下 40 个候选，有 9.6%"), "照字面搬的 candle 移植留下 40 个候选，有 9.6%");
+        assert_eq!(
+            tighten("照字面搬的 candle 移植 留下 40 个候选，有 9.6%"),
+            "照字面搬的 candle 移植留下 40 个候选，有 9.6%"
+        );
         assert_eq!(tighten("DFlash 的 sample() 留下"), "DFlash 的 sample() 留下");
         let literal = Message::new("finding-column-name").arg("column", Arg::Column("literal"));
-        let rendered = Message::new("finding-column-agrees").arg("column", literal).render(Lang::ZhHans);
+        let rendered = Message::new("finding-column-agrees")
+            .arg("column", literal)
+            .render(Lang::ZhHans);
         assert!(!rendered.contains("移植 的"), "{rendered}");
     }
 }
