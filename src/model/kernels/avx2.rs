@@ -89,8 +89,13 @@ unsafe impl Lanes for Avx2 {
         Avx2(unsafe { _mm256_set_m128(_mm_set1_ps(*rows[1]), _mm_set1_ps(*rows[0])) })
     }
 
+    type Masks = ();
+
     #[inline(always)]
-    unsafe fn q4_1(rows: Rows<u8>) -> [Self; 8] {
+    fn masks() {}
+
+    #[inline(always)]
+    unsafe fn q4_1(_: (), rows: Rows<u8>) -> [Self; 8] {
         // SAFETY: 16 bytes from each of the first two rows (the caller's promise); AVX2.
         unsafe {
             let bytes = _mm256_loadu2_m128i(rows[1] as *const __m128i, rows[0] as *const __m128i);
@@ -112,7 +117,7 @@ unsafe impl Lanes for Avx2 {
     }
 
     #[inline(always)]
-    unsafe fn q8_0(rows: Rows<u8>) -> [Self; 8] {
+    unsafe fn q8_0(_: (), rows: Rows<u8>) -> [Self; 8] {
         // SAFETY: 32 bytes from each of the first two rows (the caller's promise); AVX2.
         unsafe {
             let half =

@@ -118,8 +118,13 @@ unsafe impl Lanes for Avx512 {
         Avx512(unsafe { join([0, 1, 2, 3].map(|g| _mm_set1_ps(*rows[g]))) })
     }
 
+    type Masks = ();
+
     #[inline(always)]
-    unsafe fn q4_1(rows: Rows<u8>) -> [Self; 8] {
+    fn masks() {}
+
+    #[inline(always)]
+    unsafe fn q4_1(_: (), rows: Rows<u8>) -> [Self; 8] {
         // SAFETY: 16 bytes from each of the four rows (the caller's promise); AVX-512 F and BW.
         unsafe {
             let bytes = bytes4(rows, 0);
@@ -141,7 +146,7 @@ unsafe impl Lanes for Avx512 {
     }
 
     #[inline(always)]
-    unsafe fn q8_0(rows: Rows<u8>) -> [Self; 8] {
+    unsafe fn q8_0(_: (), rows: Rows<u8>) -> [Self; 8] {
         // SAFETY: 32 bytes from each of the four rows (the caller's promise); AVX-512 F and BW.
         unsafe {
             let (first, second) = (bytes4(rows, 0), bytes4(rows, 16));

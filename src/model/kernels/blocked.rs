@@ -51,10 +51,19 @@ pub(super) unsafe fn quantized<V: Lanes, const T: usize>(rows: Quantized, cols: 
     let tile = tile_tokens(cols, T).min(n.next_multiple_of(T));
     let step = 9 * V::WIDTH;
     let mut panel = vec![0f32; blocks * step];
+    let mut packed = vec![0f32; blocks * tile * BLOCK];
     let mut sums = vec![0f32; blocks * tile];
     let mut offsets = vec![0f32; V::ROWS * tile];
     for t0 in (0..n).step_by(tile) {
         let tokens = tile.min(n - t0);
+        // The tile's activations block-major, the tokens of a block side by side: a micro-kernel
+        // reads all of its tokens at fixed offsets from one pointer.
+        for t in 0..tokens {
+            let x = &xs[(t0 + t) * cols..][..cols];
+            for (b, x) in x.chunks_exact(BLOCK).enumerate() {
+                packed[(b * tile + t) * BLOCK..][..BLOCK].copy_from_slice(x);
+            }
+        }
         if let Quantized::Q4_1 { sums: by_token, .. } = rows {
             // One lane per token: block-major.
             for t in 0..tokens {
@@ -79,11 +88,11 @@ pub(super) unsafe fn quantized<V: Lanes, const T: usize>(rows: Quantized, cols: 
                     };
                 }
             };
-            let x = |t: usize| xs[(t0 + t) * cols..].as_ptr();
             let mut t = 0;
             while t + T <= tokens {
-                // SAFETY: the panel holds `blocks` blocks; each token's row holds `cols` values.
-                let acc = unsafe { micro::<V, T>(&panel, blocks, std::array::from_fn(|i| x(t + i))) };
+                // SAFETY: the panel holds `blocks` blocks, `packed` `blocks` blocks of `tile`
+                // tokens from token `t` on.
+                let acc = unsafe { micro::<V, T>(panel.as_ptr(), packed.as_ptr().add(t * BLOCK), tile, blocks) };
                 for (i, acc) in acc.into_iter().enumerate() {
                     store(t + i, acc, out);
                 }
@@ -91,7 +100,7 @@ pub(super) unsafe fn quantized<V: Lanes, const T: usize>(rows: Quantized, cols: 
             }
             for t in t..tokens {
                 // SAFETY: as above.
-                let [acc] = unsafe { micro::<V, 1>(&panel, blocks, [x(t)]) };
+                let [acc] = unsafe { micro::<V, 1>(panel.as_ptr(), packed.as_ptr().add(t * BLOCK), tile, blocks) };
                 store(t, acc, out);
             }
         }
@@ -106,17 +115,17 @@ pub(super) unsafe fn quantized<V: Lanes, const T: usize>(rows: Quantized, cols: 
 #[inline(always)]
 unsafe fn widen<V: Lanes>(rows: Quantized, first: usize, last: usize, cols: usize, panel: &mut [f32]) {
     let (blocks, step) = (cols / BLOCK, 9 * V::WIDTH);
-    let p = panel.as_mut_ptr();
+    let (p, masks) = (panel.as_mut_ptr(), V::masks());
     for b in 0..blocks {
         // SAFETY: block `b` of rows up to `last`; the panel holds `blocks · step` values.
         unsafe {
             let (w, d) = match rows {
                 Quantized::Q4_1 { dm, quants, .. } => (
-                    V::q4_1(rows_at(quants.as_ptr(), first, last, cols / 2, b * BLOCK / 2)),
+                    V::q4_1(masks, rows_at(quants.as_ptr(), first, last, cols / 2, b * BLOCK / 2)),
                     V::splat_rows(rows_at(dm.as_ptr(), first, last, 2 * blocks, 2 * b)),
                 ),
                 Quantized::Q8_0 { d, quants } => (
-                    V::q8_0(rows_at(quants.as_ptr(), first, last, cols, b * BLOCK)),
+                    V::q8_0(masks, rows_at(quants.as_ptr(), first, last, cols, b * BLOCK)),
                     V::splat_rows(rows_at(d.as_ptr(), first, last, blocks, b)),
                 ),
             };
@@ -128,22 +137,27 @@ unsafe fn widen<V: Lanes>(rows: Quantized, first: usize, last: usize, cols: usiz
 }
 
 /// `T` tokens through one widened group of rows: each token's running lanes, from 0, plus
-/// `d · (the block's two groups)` block by block.
+/// `d · (the block's two groups)` block by block. `x` is the first token's block 0 in the packed
+/// tile (`tile` tokens per block); every load is at a fixed offset from `panel` or `x`, which
+/// move on by one block each turn.
 ///
 /// # Safety
-/// `panel` holds `blocks` widened blocks and each `x` is valid for `32 · blocks` reads.
+/// `panel` holds `blocks` widened blocks and `x` `blocks` blocks of `tile` tokens' values.
 #[inline(always)]
-unsafe fn micro<V: Lanes, const T: usize>(panel: &[f32], blocks: usize, x: [*const f32; T]) -> [V; T] {
-    let (p, step) = (panel.as_ptr(), 9 * V::WIDTH);
+unsafe fn micro<V: Lanes, const T: usize>(panel: *const f32, x: *const f32, tile: usize, blocks: usize) -> [V; T] {
+    let (mut p, mut x) = (panel, x);
     let mut acc = [V::zero(); T];
-    for b in 0..blocks {
-        // SAFETY: block `b` of the panel and of each activation row (the caller's promise).
+    for _ in 0..blocks {
+        // SAFETY: one block of the panel and of the packed tile (the caller's promise).
         unsafe {
-            let w: [V; 8] = std::array::from_fn(|i| V::load(p.add(b * step + i * V::WIDTH)));
-            let d = V::load(p.add(b * step + 8 * V::WIDTH));
-            for (acc, x) in acc.iter_mut().zip(x) {
-                *acc = acc.add(d.mul(block_dot(&w, x.add(b * BLOCK))));
+            let v = |i: usize| V::load(p.add(i * V::WIDTH));
+            let w = [v(0), v(1), v(2), v(3), v(4), v(5), v(6), v(7)];
+            let d = v(8);
+            for (j, acc) in acc.iter_mut().enumerate() {
+                *acc = acc.add(d.mul(block_dot(&w, x.add(j * BLOCK))));
             }
+            p = p.add(9 * V::WIDTH);
+            x = x.add(tile * BLOCK);
         }
     }
     acc

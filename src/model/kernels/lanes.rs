@@ -39,11 +39,17 @@ pub(super) unsafe trait Lanes: Copy {
     unsafe fn load_rows(rows: Rows<f32>) -> Self;
     /// One value from each row, in all four of its lanes.
     unsafe fn splat_rows(rows: Rows<f32>) -> Self;
+    /// What widening a block needs held in registers, made once per product ([`Lanes::masks`]):
+    /// V8 makes a wasm constant again at every use inside a loop (three instructions for a
+    /// 0x0F mask), a value made before the loop it keeps in a register. `()` where the compiler
+    /// hoists constants itself.
+    type Masks: Copy;
+    fn masks() -> Self::Masks;
     /// A `Q4_1` block's 16 bytes from each row, as eight vectors: vector `i` holds the block's
     /// values `4i..4i + 4` (low nibbles are values 0..16, high nibbles 16..32), widened exactly.
-    unsafe fn q4_1(rows: Rows<u8>) -> [Self; 8];
+    unsafe fn q4_1(masks: Self::Masks, rows: Rows<u8>) -> [Self; 8];
     /// A `Q8_0` block's 32 bytes (i8) from each row, the same way.
-    unsafe fn q8_0(rows: Rows<u8>) -> [Self; 8];
+    unsafe fn q8_0(masks: Self::Masks, rows: Rows<u8>) -> [Self; 8];
     /// Per row `g < ROWS`: `((l₀ + l₁) + l₂) + l₃` of its four lanes.
     fn sum_lanes(self) -> [f32; 4];
 }

@@ -99,8 +99,13 @@ unsafe impl Lanes for Neon {
         Neon(unsafe { vld1q_dup_f32(rows[0]) })
     }
 
+    type Masks = ();
+
     #[inline(always)]
-    unsafe fn q4_1(rows: Rows<u8>) -> [Self; 8] {
+    fn masks() {}
+
+    #[inline(always)]
+    unsafe fn q4_1(_: (), rows: Rows<u8>) -> [Self; 8] {
         // SAFETY: 16 bytes (the caller's promise); NEON.
         unsafe {
             let bytes = vld1q_u8(rows[0]);
@@ -111,7 +116,7 @@ unsafe impl Lanes for Neon {
     }
 
     #[inline(always)]
-    unsafe fn q8_0(rows: Rows<u8>) -> [Self; 8] {
+    unsafe fn q8_0(_: (), rows: Rows<u8>) -> [Self; 8] {
         // SAFETY: 32 bytes (the caller's promise); NEON.
         unsafe {
             let first = widen_i8(vld1q_s8(rows[0] as *const i8));

@@ -58,8 +58,13 @@ unsafe impl Lanes for Four {
         Four([unsafe { *rows[0] }; 4])
     }
 
+    type Masks = ();
+
     #[inline(always)]
-    unsafe fn q4_1(rows: Rows<u8>) -> [Self; 8] {
+    fn masks() {}
+
+    #[inline(always)]
+    unsafe fn q4_1(_: (), rows: Rows<u8>) -> [Self; 8] {
         // SAFETY: 16 bytes (the caller's promise).
         let q = unsafe { rows[0].cast::<[u8; 16]>().read_unaligned() };
         std::array::from_fn(|i| {
@@ -71,7 +76,7 @@ unsafe impl Lanes for Four {
     }
 
     #[inline(always)]
-    unsafe fn q8_0(rows: Rows<u8>) -> [Self; 8] {
+    unsafe fn q8_0(_: (), rows: Rows<u8>) -> [Self; 8] {
         // SAFETY: 32 bytes (the caller's promise).
         let q = unsafe { rows[0].cast::<[u8; 32]>().read_unaligned() };
         std::array::from_fn(|i| Four(std::array::from_fn(|l| (q[4 * i + l] as i8) as f32)))

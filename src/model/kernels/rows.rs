@@ -14,20 +14,27 @@ use super::BLOCK;
 pub(super) unsafe fn q4_1<V: Lanes>(dm: &[f32], quants: &[u8], cols: usize, x: &[f32], sums: &[f32], out: &mut [f32]) {
     let (rows, blocks) = (out.len(), cols / BLOCK);
     debug_assert!(dm.len() == rows * 2 * blocks && quants.len() == rows * cols / 2 && sums.len() == blocks);
-    let (dm_at, q_at, x_at) = (dm.as_ptr(), quants.as_ptr(), x.as_ptr());
+    let (dm_at, q_at, masks) = (dm.as_ptr(), quants.as_ptr(), V::masks());
     for first in (0..rows).step_by(V::ROWS) {
         let mut acc = V::zero();
         let mut offsets = [0f32; 4];
-        for b in 0..blocks {
-            // SAFETY: rows below `rows`, block `b` below `blocks`: in bounds (the caller's sizes).
+        // Each pointer moves on by one block per turn: every load is at a fixed offset from one.
+        let (mut q, mut f) = (
+            rows_at(q_at, first, rows - 1, cols / 2, 0),
+            rows_at(dm_at, first, rows - 1, 2 * blocks, 0),
+        );
+        let (mut x, mut s) = (x.as_ptr(), sums.as_ptr());
+        for _ in 0..blocks {
+            // SAFETY: block by block up to `blocks`, rows below `rows`: in bounds (the caller's sizes).
             unsafe {
-                let w = V::q4_1(rows_at(q_at, first, rows - 1, cols / 2, b * BLOCK / 2));
-                let d = V::splat_rows(rows_at(dm_at, first, rows - 1, 2 * blocks, 2 * b));
-                acc = acc.add(d.mul(block_dot(&w, x_at.add(b * BLOCK))));
-                let m = rows_at(dm_at, first, rows - 1, 2 * blocks, 2 * b + 1);
-                for (o, m) in offsets.iter_mut().zip(m).take(V::ROWS) {
-                    *o = *o + *m * sums[b];
+                let w = V::q4_1(masks, q);
+                acc = acc.add(V::splat_rows(f).mul(block_dot(&w, x)));
+                for (o, f) in offsets.iter_mut().zip(f).take(V::ROWS) {
+                    *o = *o + *f.add(1) * *s;
                 }
+                q = q.map(|p| p.add(BLOCK / 2));
+                f = f.map(|p| p.add(2));
+                (x, s) = (x.add(BLOCK), s.add(1));
             }
         }
         let sum = acc.sum_lanes();
@@ -45,15 +52,22 @@ pub(super) unsafe fn q4_1<V: Lanes>(dm: &[f32], quants: &[u8], cols: usize, x: &
 pub(super) unsafe fn q8_0<V: Lanes>(d: &[f32], quants: &[u8], cols: usize, x: &[f32], out: &mut [f32]) {
     let (rows, blocks) = (out.len(), cols / BLOCK);
     debug_assert!(d.len() == rows * blocks && quants.len() == rows * cols);
-    let (d_at, q_at, x_at) = (d.as_ptr(), quants.as_ptr(), x.as_ptr());
+    let (d_at, q_at, masks) = (d.as_ptr(), quants.as_ptr(), V::masks());
     for first in (0..rows).step_by(V::ROWS) {
         let mut acc = V::zero();
-        for b in 0..blocks {
+        let (mut q, mut f) = (
+            rows_at(q_at, first, rows - 1, cols, 0),
+            rows_at(d_at, first, rows - 1, blocks, 0),
+        );
+        let mut x = x.as_ptr();
+        for _ in 0..blocks {
             // SAFETY: as in `q4_1`.
             unsafe {
-                let w = V::q8_0(rows_at(q_at, first, rows - 1, cols, b * BLOCK));
-                let d = V::splat_rows(rows_at(d_at, first, rows - 1, blocks, b));
-                acc = acc.add(d.mul(block_dot(&w, x_at.add(b * BLOCK))));
+                let w = V::q8_0(masks, q);
+                acc = acc.add(V::splat_rows(f).mul(block_dot(&w, x)));
+                q = q.map(|p| p.add(BLOCK));
+                f = f.map(|p| p.add(1));
+                x = x.add(BLOCK);
             }
         }
         let sum = acc.sum_lanes();

@@ -126,17 +126,26 @@ unsafe impl Lanes for Simd {
         Simd(unsafe { v128_load32_splat(rows[0] as *const u32) })
     }
 
+    /// The low-nibble mask, opaque to the compiler so that it stays a value, not a constant.
+    type Masks = v128;
+
     #[inline(always)]
-    unsafe fn q4_1(rows: Rows<u8>) -> [Self; 8] {
+    fn masks() -> v128 {
+        std::hint::black_box(u8x16_splat(0x0F))
+    }
+
+    #[inline(always)]
+    unsafe fn q4_1(nibble: v128, rows: Rows<u8>) -> [Self; 8] {
         // SAFETY: 16 bytes (the caller's promise).
         let bytes = unsafe { v128_load(rows[0] as *const v128) };
-        let low = widen_u8(v128_and(bytes, u8x16_splat(0x0F)));
-        let high = widen_u8(u8x16_shr(bytes, 4));
+        // A 16-bit shift and the mask: wasm's 8-bit shift costs V8 a mask of its own.
+        let low = widen_u8(v128_and(bytes, nibble));
+        let high = widen_u8(v128_and(u16x8_shr(bytes, 4), nibble));
         std::array::from_fn(|i| Simd(f32x4_convert_i32x4(if i < 4 { low[i] } else { high[i - 4] })))
     }
 
     #[inline(always)]
-    unsafe fn q8_0(rows: Rows<u8>) -> [Self; 8] {
+    unsafe fn q8_0(_: v128, rows: Rows<u8>) -> [Self; 8] {
         // SAFETY: 32 bytes (the caller's promise).
         let (a, b) = unsafe {
             (
