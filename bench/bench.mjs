@@ -26,17 +26,41 @@ const DRAWS = 5_000;
 /** `BENCH_SYSTEMS=wasm,wllama` measures only those (all by default; a prefix picks a family). */
 const ONLY = process.env.BENCH_SYSTEMS?.split(",").map((s) => s.trim());
 const CORES = cpus().length;
+/** The CPU every figure of this run comes from: its model name and the vector units the kernels
+ * can pick (`/proc/cpuinfo`'s flags), so that figures from two machines are never mixed up. */
+const CPU = cpuInfo();
 /** transformers.js's model folder, as `make onnx` writes it. */
 const ONNX = "target/onnx";
+const TJS_MISSING = "bench: *** transformers.js NOT MEASURED: no ONNX export under target/onnx. Run `make onnx` " +
+  "(the transformers reference and optimum's exporter, ≈4 GB, once); no ratio against transformers.js can be quoted from this run. ***";
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
   // measureUserAgentSpecificMemory() at once rather than at the next garbage collection.
-  "--enable-blink-features=ForceEagerMeasureMemory"];
+  "--enable-blink-features=ForceEagerMeasureMemory",
+  // More flags for a profile, e.g. BENCH_CHROMIUM_ARGS="--js-flags=--perf-prof" under `perf record -k 1`.
+  ...(process.env.BENCH_CHROMIUM_ARGS?.split(" ").filter(Boolean) ?? [])];
 /** URL prefix → folder: the page and its three wasm builds, the model, the peers' own files, the bench. */
 const MOUNTS = [["/page/pkg-core/", "pkg-core"], ["/page/pkg/", "pkg"], ["/page/pkg-threads/", "pkg-threads"], ["/page/models/", "models"], ["/page/", "www"],
   ["/pkg/", "pkg"], ["/models/", "models"], ["/wllama/", "node_modules/@wllama/wllama/esm"],
   ["/tjs/", "node_modules/@huggingface/transformers/dist"], ["/ort/", "node_modules/onnxruntime-web/dist"],
   ["/onnx/", ONNX], ["/", "bench"]].map(([prefix, folder]) => [prefix, join(ROOT, folder)]);
+
+function cpuInfo() {
+  let text = "";
+  try {
+    text = readFileSync("/proc/cpuinfo", "utf8");
+  } catch {
+    return { model: cpus()[0]?.model ?? "unknown CPU", avx2: undefined, avx512: undefined, label: cpus()[0]?.model ?? "unknown CPU" };
+  }
+  const model = /^model name\s*:\s*(.*)$/m.exec(text)?.[1]?.trim() ?? cpus()[0]?.model ?? "unknown CPU";
+  const flags = new Set((/^(?:flags|Features)\s*:\s*(.*)$/m.exec(text)?.[1] ?? "").split(/\s+/));
+  const avx2 = flags.has("avx2");
+  // The native kernels take AVX-512 where F and BW are both there (src/model/kernels/choice.rs).
+  const avx512 = flags.has("avx512f") && flags.has("avx512bw");
+  const units = flags.has("asimd") ? "NEON" : avx512 ? "AVX2, AVX-512" : avx2 ? "AVX2, no AVX-512" : "no AVX2";
+  const kernels = flags.has("asimd") ? "neon" : avx512 ? "avx512" : avx2 ? "avx2" : "portable";
+  return { model, avx2, avx512, units, kernels, label: `${CORES} × ${model} (${units})` };
+}
 
 /** Share of all cores busy over the next `ms` milliseconds (from the kernel's CPU times). */
 async function busyShare(ms) {
@@ -95,13 +119,20 @@ async function pageRun(browser, base) {
   return { cold_first_chart_s, cached_first_chart_s, draws_per_s };
 }
 
-function nativeRun(precision) {
+/** The CLI's `generate`: its own timings of the load, the prefill and the decode (one thread). */
+function nativeGenerate(precision, prompt, newTokens) {
   const run = spawnSync(join(ROOT, "target/release/sampling-lab"), ["generate", "--model", join(ROOT, MODEL),
-    "--prompt", QUESTION, "--precision", precision, "--max-new-tokens", String(NEW_TOKENS), "--params", "{}"], { encoding: "utf8" });
+    "--prompt", prompt, "--precision", precision, "--max-new-tokens", String(newTokens), "--params", "{}"], { encoding: "utf8" });
   if (run.status !== 0) throw new Error(run.stderr);
   const load = /loaded .* in ([\d.]+) s/.exec(run.stderr);
   const stats = /prefill (\d+) tokens ([\d.]+) s; (\d+) tokens in ([\d.]+) s \(([\d.]+) tok\/s\)/.exec(run.stderr);
   return { load_s: Number(load[1]), prompt_tokens: Number(stats[1]), prefill_s: Number(stats[2]), decode_tok_s: Number(stats[5]) };
+}
+
+function nativeRun(precision) {
+  const chat = nativeGenerate(precision, QUESTION, NEW_TOKENS);
+  const long = nativeGenerate(precision, LONG_PROMPT, 1);
+  return { ...chat, long_prefill_s: long.prefill_s, long_prompt_tokens: long.prompt_tokens };
 }
 
 function summary(runs) {
@@ -143,22 +174,23 @@ function systemsToRun(browser, base, site) {
           inBrowser({ kind: "transformers-js", dtype, threads })]);
       }
     }
-  } else {
-    process.stderr.write("bench: transformers-js skipped: no ONNX export under target/onnx; run `make onnx` (it needs the transformers reference, ≈4 GB, once)\n");
+  } else if (!ONLY || ONLY.some((o) => "transformers-js".startsWith(o) || o.startsWith("transformers-js"))) {
+    process.stderr.write(`\n${TJS_MISSING}\n\n`);
   }
   for (const workers of [...new Set([1, 2, CORES])]) {
     list.push([`draws@${workers}`, "Monte Carlo, draw workers", workers, inBrowser({ kind: "draws", workers })]);
   }
   list.push(["speculative", "DFlash's loop (wasm, exact)", 1, inBrowser({ kind: "speculative" })]);
   for (const [key, label, options] of visits()) list.push([key, label, undefined, () => visit(browser, site, options)]);
-  list.push(["native", "native exact", 1, () => nativeRun("exact")]);
+  list.push(["native", `native exact (${CPU.kernels} kernels)`, 1, () => nativeRun("exact")]);
   list.push(["native_fast", "native fast", 1, () => nativeRun("fast")]);
   return list.filter(([key]) => !ONLY || ONLY.some((o) => key === o || key.startsWith(o)));
 }
 
 function table(systems, figures) {
   const rows = Object.entries(systems).filter(([, s]) => figures.some((f) => s[f]));
-  const lines = [`| system | threads | ${figures.join(" | ")} |`, `|---|---|${figures.map(() => "---").join("|")}|`];
+  const lines = [`every figure on ${CPU.label}:`, "",
+    `| system | threads | ${figures.join(" | ")} |`, `|---|---|${figures.map(() => "---").join("|")}|`];
   for (const [key, s] of rows) {
     const cells = figures.map((f) => (s[f] ? `${fmt(s[f].median)} [${fmt(s[f].min)}–${fmt(s[f].max)}]` : "–"));
     lines.push(`| ${key} | ${s.threads ?? "–"} | ${cells.join(" | ")} |`);
@@ -168,34 +200,56 @@ function table(systems, figures) {
 
 const fmt = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(3));
 
-/** The issue's targets as ratios of this run's medians: `want` is ≥ (higher is better) or ≤. */
+/** The targets as ratios of this run's medians, each beside the figures it divides: `want` is ≥
+ * (higher is better) or ≤. A target whose figures this run lacks is said to be unmeasured. */
 function targets(systems) {
   const m = (key, f) => systems[key]?.[f]?.median;
   // transformers.js at its best dtype for that many threads: the fastest decode, the quickest prefill.
   const tjs = (threads, f, pick) => {
-    const figures = ["fp32", "q8"].map((d) => m(`transformers-js-${d}@${threads}`, f)).filter((x) => x !== undefined);
-    return figures.length ? pick(...figures) : undefined;
+    const figures = ["fp32", "q8"].map((d) => [d, m(`transformers-js-${d}@${threads}`, f)]).filter(([, x]) => x !== undefined);
+    if (!figures.length) return [undefined, "transformers.js (not measured)"];
+    const best = figures.reduce((a, b) => (pick(a[1], b[1]) === a[1] ? a : b));
+    return [best[1], `transformers.js ${best[0]}@${threads}`];
   };
   const lines = [];
-  const check = (what, value, want, bound) => {
-    if (value === undefined || !Number.isFinite(value)) return;
-    const met = want === "≥" ? value >= bound : value <= bound;
-    lines.push(`${met ? "met    " : "NOT met"}  ${what}: ${fmt(value)} (target ${want} ${bound})`);
+  const unit = (f) => (f.endsWith("_tok_s") ? "tok/s" : f.endsWith("_s") ? "s" : "");
+  const line = (met, what, value, want, bound, figures) =>
+    lines.push(`${met === undefined ? "unmeasured" : met ? "met       " : "NOT met   "}  ${what}: ${value === undefined ? "–" : fmt(value)} (target ${want} ${bound})${figures ? `; ${figures}` : ""}`);
+  const check = (what, value, want, bound, figures) => {
+    if (value === undefined || !Number.isFinite(value)) return line(undefined, what, undefined, want, bound, figures);
+    line(want === "≥" ? value >= bound : value <= bound, what, value, want, bound, figures);
   };
-  const decode = (k) => m(k, "decode_tok_s");
-  check("1 thread: decode ÷ wllama@1", decode("wasm") / decode("wllama@1"), "≥", 2);
-  check("1 thread: decode ÷ transformers.js@1 (best dtype)", decode("wasm") / tjs(1, "decode_tok_s", Math.max), "≥", 2);
-  check("1 thread: prefill ÷ wllama@1's", m("wasm", "prefill_s") / m("wllama@1", "prefill_s"), "≤", 1);
-  check("1 thread: prefill ÷ transformers.js@1's (best dtype)", m("wasm", "prefill_s") / tjs(1, "prefill_s", Math.min), "≤", 1);
-  check("2 threads: decode ÷ our 1 thread", decode("wasm-mt@2") / decode("wasm"), "≥", 1.6);
-  check("2 threads: decode ÷ wllama-mt@2", decode("wasm-mt@2") / decode("wllama-mt@2"), "≥", 2);
-  check("2 threads: decode ÷ transformers.js@2 (best dtype)", decode("wasm-mt@2") / tjs(2, "decode_tok_s", Math.max), "≥", 2);
-  check("2 threads: prefill of the chat, s", m("wasm-mt@2", "prefill_s"), "≤", 0.3);
+  /** ours ÷ theirs for figure `f`, with both figures named. */
+  const ratio = (what, [ours, oursName], [theirs, theirsName], f, want, bound) => {
+    const u = unit(f);
+    const figures = `${oursName} ${ours === undefined ? "–" : fmt(ours)} ${u}, ${theirsName} ${theirs === undefined ? "–" : fmt(theirs)} ${u}`;
+    check(what, ours !== undefined && theirs !== undefined ? ours / theirs : undefined, want, bound, figures);
+  };
+  const fig = (key, f) => [m(key, f), key];
+  const absolute = (what, key, f, want, bound) => check(what, m(key, f), want, bound, `${key} ${m(key, f) === undefined ? "–" : fmt(m(key, f))} ${unit(f)}`);
+
+  lines.push("wasm, 1 thread (pkg/, the page's default):");
+  ratio("chat prefill ÷ transformers.js@1's best", fig("wasm", "prefill_s"), tjs(1, "prefill_s", Math.min), "prefill_s", "≤", 1);
+  absolute("chat prefill, s", "wasm", "prefill_s", "≤", 0.25);
+  ratio("611-token prefill ÷ transformers.js@1's best", fig("wasm", "long_prefill_s"), tjs(1, "long_prefill_s", Math.min), "long_prefill_s", "≤", 1);
+  ratio("decode ÷ wllama@1", fig("wasm", "decode_tok_s"), fig("wllama@1", "decode_tok_s"), "decode_tok_s", "≥", 2);
+  ratio("decode ÷ transformers.js@1's best", fig("wasm", "decode_tok_s"), tjs(1, "decode_tok_s", Math.max), "decode_tok_s", "≥", 2);
+  ratio("chat prefill ÷ wllama@1's", fig("wasm", "prefill_s"), fig("wllama@1", "prefill_s"), "prefill_s", "≤", 1);
+  lines.push("wasm-mt, 2 threads (pkg-threads/):");
+  ratio("decode ÷ our 1 thread (pkg/)", fig("wasm-mt@2", "decode_tok_s"), fig("wasm", "decode_tok_s"), "decode_tok_s", "≥", 1.85);
+  ratio("decode ÷ wasm-mt@1", fig("wasm-mt@2", "decode_tok_s"), fig("wasm-mt@1", "decode_tok_s"), "decode_tok_s", "≥", 1.85);
+  ratio("decode ÷ wllama-mt@2", fig("wasm-mt@2", "decode_tok_s"), fig("wllama-mt@2", "decode_tok_s"), "decode_tok_s", "≥", 2);
+  ratio("decode ÷ transformers.js@2's best", fig("wasm-mt@2", "decode_tok_s"), tjs(2, "decode_tok_s", Math.max), "decode_tok_s", "≥", 2);
+  ratio("chat prefill ÷ transformers.js@2's best", fig("wasm-mt@2", "prefill_s"), tjs(2, "prefill_s", Math.min), "prefill_s", "≤", 1);
+  lines.push(`native exact (the CLI, 1 thread, ${CPU.kernels} kernels):`);
+  absolute("chat prefill, s", "native", "prefill_s", "≤", 0.2);
+  absolute("decode, tok/s", "native", "decode_tok_s", "≥", 30);
+  lines.push("the page:");
   check(`draws/s: ${CORES} draw workers ÷ 1`, m(`draws@${CORES}`, "draws_per_s") / m("draws@1", "draws_per_s"), "≥", 1);
-  check("first chart from a cached model, s", m("page", "cached_first_chart_s"), "≤", 1.5);
-  check("first chart cold from localhost, s", m("page", "cold_first_chart_s"), "≤", 3);
-  check("first figures at 10 Mbit/s, cold, the page, s", m("first-figures/shipped/page@10mbit/cold", "first_figures_s"), "≤", 3);
-  check("first figures at 10 Mbit/s, cold, an embed, s", m("first-figures/shipped/embed@10mbit/cold", "first_figures_s"), "≤", 3);
+  absolute("first chart from a cached model, s", "page", "cached_first_chart_s", "≤", 1.5);
+  absolute("first chart cold from localhost, s", "page", "cold_first_chart_s", "≤", 3);
+  absolute("first figures at 10 Mbit/s, cold, the page, s", "first-figures/shipped/page@10mbit/cold", "first_figures_s", "≤", 3);
+  absolute("first figures at 10 Mbit/s, cold, an embed, s", "first-figures/shipped/embed@10mbit/cold", "first_figures_s", "≤", 3);
   check("bytes before the first figures, cold, the page, MB", m("first-figures/shipped/page@10mbit/cold", "bytes") / 1e6, "≤", 1.5);
   return lines.join("\n");
 }
@@ -239,7 +293,10 @@ async function main() {
   }
   const report = {
     date: new Date().toISOString(),
-    machine: `${CORES} × ${cpus()[0]?.model ?? "cpu"}`,
+    machine: CPU.label,
+    cpu: CPU,
+    transformers_js: Object.keys(systems).some((k) => k.startsWith("transformers-js")) ? "measured"
+      : existsSync(join(ROOT, ONNX, "SmolLM2-135M-Instruct/onnx/model.onnx")) ? "not selected (BENCH_SYSTEMS)" : "not measured: no `make onnx` export",
     prompt: QUESTION,
     runs: RUNS,
     wasm_size: { "pkg-core": wasmSize("pkg-core"), pkg: wasmSize("pkg"), "pkg-threads": wasmSize("pkg-threads") },
@@ -253,12 +310,13 @@ async function main() {
     "tau_greedy", "spec_over_plain_greedy", "tau_lookup", "spec_over_plain_lookup"]));
   console.log();
   console.log(table(systems, ["first_figures_s", "bytes", "model_requested"]));
-  console.log(`\nmedian [min–max] of ${RUNS} runs on ${report.machine}; prefill: the ${systems.wasm?.prompt_tokens?.median ?? 39}-token chat, long: ~${systems.wasm?.long_prompt_tokens?.median ?? systems["wllama@1"]?.long_prompt_tokens?.median ?? 600} tokens`);
+  console.log(`\nmedian [min–max] of ${RUNS} runs on ${CPU.label}; prefill: the ${systems.wasm?.prompt_tokens?.median ?? 39}-token chat, long: ~${systems.wasm?.long_prompt_tokens?.median ?? systems["wllama@1"]?.long_prompt_tokens?.median ?? 600} tokens`);
   for (const [name, size] of Object.entries(report.wasm_size)) {
     console.log(`${name}: ${(size.bytes / 1e6).toFixed(2)} MB wasm, ${(size.gzip_bytes / 1e6).toFixed(2)} MB gzipped`);
   }
   console.log(`\ngreedy answers against ours:\n${agreement(systems)}`);
-  console.log(`\ntargets (ratios of this run's medians):\n${targets(systems)}`);
+  console.log(`\ntargets (ratios of this run's medians, on ${CPU.label}):\n${targets(systems)}`);
+  if (report.transformers_js.startsWith("not measured")) console.log(`\n${TJS_MISSING}`);
   console.log("JSON: target/bench/latest.json");
 }
 

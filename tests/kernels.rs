@@ -301,3 +301,110 @@ fn every_row_split_product_is_bit_equal_for_1_2_3_4_and_7_threads() {
         "every thread computed rows: {done:?}"
     );
 }
+
+/// Reproducible bytes and factors for raw kernel calls: every byte value, factors of both signs,
+/// zero and magnitudes from 1e-3 to 1e3.
+fn raw(len: usize, salt: u64) -> (Vec<u8>, Vec<f32>) {
+    let mut state = salt.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let bytes = (0..len).map(|_| next() as u8).collect();
+    let floats = (0..len)
+        .map(|_| {
+            let r = next();
+            // Now and then a subnormal: no implementation may flush it to zero.
+            let scale = if r % 61 == 0 {
+                1e-39
+            } else {
+                10f32.powi((r % 7) as i32 - 3)
+            };
+            let magnitude = scale * ((r >> 8) % 1000) as f32 / 1000.0;
+            if r >> 20 & 1 == 1 {
+                -magnitude
+            } else {
+                magnitude
+            }
+        })
+        .collect();
+    (bytes, floats)
+}
+
+/// Every implementation of the contract this machine runs, each product's bits against
+/// `portable`'s: decoding (one activation row) and prompts (up to past a tile of tokens), row
+/// counts that leave a partial group of rows for two- and four-row vectors, dense widths with and
+/// without a tail. Those this CPU or build lacks are named as skipped.
+fn every_supported_implementation_against_portable(shapes: &[(usize, usize, usize)]) {
+    use kernels::Kernels;
+    let (skipped, run): (Vec<Kernels>, Vec<Kernels>) = Kernels::ALL.into_iter().skip(1).partition(|k| !k.supported());
+    println!("kernels against portable: {run:?}; skipped (not on this CPU or build): {skipped:?}");
+    for (salt, &(rows, cols, n)) in shapes.iter().enumerate() {
+        let (bytes, floats) = raw(rows * cols + n * cols, salt as u64);
+        let xs: Vec<f32> = floats[rows * cols..].iter().map(|v| v * 3.0).collect();
+        let blocks = cols / 32;
+        let sums: Vec<f32> = xs.chunks_exact(32).map(|b| b.iter().sum()).collect();
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
+        let products = |k: Kernels| {
+            let mut outs = Vec::new();
+            if cols % 32 == 0 {
+                let mut out = vec![0f32; n * rows];
+                k.q4_1_product(
+                    &floats[..rows * 2 * blocks],
+                    &bytes[..rows * cols / 2],
+                    cols,
+                    &xs,
+                    &sums,
+                    &mut out,
+                );
+                outs.push(("Q4_1", bits(&out)));
+                k.q8_0_product(&floats[..rows * blocks], &bytes[..rows * cols], cols, &xs, &mut out);
+                outs.push(("Q8_0", bits(&out)));
+            }
+            let mut out = vec![0f32; n * rows];
+            k.f32_product(&floats[..rows * cols], cols, &xs, &mut out);
+            outs.push(("F32", bits(&out)));
+            outs
+        };
+        let reference = products(Kernels::Portable);
+        for &k in &run {
+            for ((format, got), (_, want)) in products(k).iter().zip(&reference) {
+                assert!(
+                    got == want,
+                    "{k}: {format} {rows}×{cols}, {n} activation rows differ from portable"
+                );
+            }
+        }
+    }
+}
+
+both! {
+    fn every_implementation_this_machine_runs_gives_portables_bits_for_every_shape() {
+        every_supported_implementation_against_portable(&[
+            (1, 32, 1), (2, 64, 1), (3, 96, 1), (5, 576, 1), (17, 64, 1), (33, 1536, 1),
+            (611, 64, 1), (7, 37, 1), (3, 100, 1), (9, 16, 1),
+            (1, 32, 2), (3, 64, 3), (5, 96, 4), (17, 576, 5), (6, 64, 7), (7, 96, 8), (9, 32, 9),
+            (4, 1536, 13), (18, 576, 39), (7, 37, 5), (3, 100, 11), (5, 16, 9),
+        ]);
+    }
+
+    fn a_prompt_longer_than_a_tile_of_tokens_gives_portables_bits() {
+        // Past one tile of activations (192 KiB: 32 tokens of 1536 values, 85 of 576).
+        every_supported_implementation_against_portable(&[(6, 1536, 70), (5, 576, 100), (3, 37, 90)]);
+    }
+
+    fn a_prompt_longer_than_a_tile_sums_each_output_in_the_contracts_order() {
+        for format in FORMATS {
+            let c = case(format, 6, 1536);
+            let xs = activations(70, 1536);
+            let ours = c.m.product(&xs);
+            for (t, x) in xs.chunks_exact(1536).enumerate() {
+                for r in 0..6 {
+                    assert_eq!(ours[t * 6 + r].to_bits(), contract_dot(&c, r, x).to_bits(), "{format:?}: output ({t}, {r}) on {}", kernels::active());
+                }
+            }
+        }
+    }
+}

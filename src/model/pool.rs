@@ -9,8 +9,10 @@
 //!
 //! A helper spins a short while for the next job and then waits (`memory.atomic.wait32` in the
 //! browser, a futex natively): a machine with fewer free cores than threads slows down instead of
-//! spinning itself to a standstill. A helper that dies sets a word the caller checks while it
-//! waits ([`crashed`]), so that the caller fails instead of waiting forever.
+//! spinning itself to a standstill. A thread wakes another only when that one is really waiting
+//! (a counter says so): a wake-up is a call into the browser's runtime (natively a system call)
+//! even when nobody waits, and a token makes ~150 jobs. A helper that dies sets a word the caller
+//! checks while it waits ([`crashed`]), so that the caller fails instead of waiting forever.
 
 use std::ops::Range;
 
@@ -112,6 +114,11 @@ mod imp {
     }
 
     struct Slot(UnsafeCell<Option<Job>>);
+
+    /// A counter on a cache line of its own: each thread bumps its own after every job, and two
+    /// on one line would make the threads take the line from each other every job.
+    #[repr(align(64))]
+    struct Own(AtomicUsize);
     // SAFETY: written by the leader only while no helper reads it (before the generation is
     // published, after every helper has reported done), read by helpers after an Acquire load of
     // the generation that published it.
@@ -128,8 +135,12 @@ mod imp {
         /// Helpers that have not yet finished the current job: the leader waits on it.
         pending: AtomicU32,
         crashed: AtomicU32,
+        /// Helpers in a real wait on `generation`: the leader wakes them only then.
+        sleepers: AtomicU32,
+        /// 1 while the leader is in a real wait on `pending`: the last helper wakes it only then.
+        leader_asleep: AtomicU32,
         job: Slot,
-        rows: [AtomicUsize; MAX_THREADS],
+        rows: [Own; MAX_THREADS],
         /// The generation each helper joined at: the jobs it owes a share of are the later ones,
         /// even those published before its thread first reaches [`serve`].
         joined: [AtomicU32; MAX_THREADS],
@@ -143,8 +154,10 @@ mod imp {
         generation: AtomicU32::new(0),
         pending: AtomicU32::new(0),
         crashed: AtomicU32::new(0),
+        sleepers: AtomicU32::new(0),
+        leader_asleep: AtomicU32::new(0),
         job: Slot(UnsafeCell::new(None)),
-        rows: [const { AtomicUsize::new(0) }; MAX_THREADS],
+        rows: [const { Own(AtomicUsize::new(0)) }; MAX_THREADS],
         joined: [const { AtomicU32::new(0) }; MAX_THREADS],
         leader: Mutex::new(()),
     };
@@ -160,7 +173,7 @@ mod imp {
 
     pub fn rows_done() -> Vec<usize> {
         let n = 1 + POOL.helpers.load(Ordering::Acquire);
-        POOL.rows[..n].iter().map(|r| r.load(Ordering::Relaxed)).collect()
+        POOL.rows[..n].iter().map(|r| r.0.load(Ordering::Relaxed)).collect()
     }
 
     /// Whether a helper has died: the pool is then unusable and its caller fails.
@@ -171,7 +184,11 @@ mod imp {
     /// A helper that died says so (the browser's pool worker, catching its instance's trap): a
     /// caller waiting for it fails instead of waiting forever.
     pub fn report_crash() {
-        POOL.crashed.store(1, Ordering::Release);
+        POOL.crashed.store(1, Ordering::SeqCst);
+        // A leader that checked `crashed` just before this would otherwise sleep on a `pending`
+        // that nobody will ever count down: changing it ends any wait on it, and the leader then
+        // finds the crash.
+        POOL.pending.store(0, Ordering::SeqCst);
         wake(&POOL.pending);
     }
 
@@ -193,19 +210,21 @@ mod imp {
         // counts this helper in `pending`, and reading it as seen would leave its leader waiting.
         let mut seen = POOL.joined[index].load(Ordering::Relaxed);
         loop {
-            let now = wait_while(&POOL.generation, seen);
-            // SAFETY: published by the Acquire load of `generation` in `wait_while`; the leader
+            let now = next_generation(seen);
+            // SAFETY: published by the Acquire load of `generation` in `next_generation`; the leader
             // does not replace it until this helper has decremented `pending`.
             let job = unsafe { (*POOL.job.0.get()).expect("a job is published before its generation") };
             debug_assert_eq!(job.generation, now);
             seen = now;
             if index < job.chunks {
                 let range = chunk(job.n, job.align, job.chunks, index);
-                POOL.rows[index].fetch_add(range.len(), Ordering::Relaxed);
+                POOL.rows[index].0.fetch_add(range.len(), Ordering::Relaxed);
                 // SAFETY: the leader keeps the closure alive until `pending` reaches 0.
                 run_helper_share(unsafe { &*job.f }, range);
             }
-            if POOL.pending.fetch_sub(1, Ordering::AcqRel) == 1 {
+            // SeqCst here and in `wait_for_helpers`: either the leader sees `pending` at 0 or
+            // this sees it asleep (and then wakes it).
+            if POOL.pending.fetch_sub(1, Ordering::SeqCst) == 1 && POOL.leader_asleep.load(Ordering::SeqCst) != 0 {
                 wake(&POOL.pending);
             }
         }
@@ -230,7 +249,7 @@ mod imp {
             _ => POOL.leader.try_lock().ok(),
         };
         let Some(_leading) = lock else {
-            POOL.rows[0].fetch_add(n, Ordering::Relaxed);
+            POOL.rows[0].0.fetch_add(n, Ordering::Relaxed);
             return f(0..n);
         };
         assert!(!crashed(), "a thread of the model's pool has crashed");
@@ -250,10 +269,14 @@ mod imp {
             });
         }
         POOL.pending.store(helpers as u32, Ordering::Relaxed);
-        POOL.generation.store(generation, Ordering::Release);
-        wake(&POOL.generation);
+        // SeqCst here and in `wait_while`: either a helper sees the new generation before it
+        // sleeps or this sees it counted as asleep (and wakes it).
+        POOL.generation.store(generation, Ordering::SeqCst);
+        if POOL.sleepers.load(Ordering::SeqCst) != 0 {
+            wake(&POOL.generation);
+        }
         let first = chunk(n, align, chunks, 0);
-        POOL.rows[0].fetch_add(first.len(), Ordering::Relaxed);
+        POOL.rows[0].0.fetch_add(first.len(), Ordering::Relaxed);
         f(first);
         wait_for_helpers();
         // SAFETY: every helper is done with the job.
@@ -271,17 +294,22 @@ mod imp {
             std::hint::spin_loop();
         }
         loop {
-            let pending = POOL.pending.load(Ordering::Acquire);
-            if pending == 0 {
+            POOL.leader_asleep.store(1, Ordering::SeqCst);
+            let pending = POOL.pending.load(Ordering::SeqCst);
+            if pending == 0 || crashed() {
+                POOL.leader_asleep.store(0, Ordering::SeqCst);
+                assert!(!crashed(), "a thread of the model's pool has crashed");
                 return;
             }
-            assert!(!crashed(), "a thread of the model's pool has crashed");
             wait(&POOL.pending, pending);
+            POOL.leader_asleep.store(0, Ordering::SeqCst);
         }
     }
 
-    /// Waits until `word` is no longer `value` (a short spin, then a real wait); its new value.
-    fn wait_while(word: &AtomicU32, value: u32) -> u32 {
+    /// Waits until the generation is no longer `value` (a short spin, then a real wait, counted
+    /// in `sleepers`); the new one.
+    fn next_generation(value: u32) -> u32 {
+        let word = &POOL.generation;
         for _ in 0..SPIN {
             let now = word.load(Ordering::Acquire);
             if now != value {
@@ -290,11 +318,16 @@ mod imp {
             std::hint::spin_loop();
         }
         loop {
+            POOL.sleepers.fetch_add(1, Ordering::SeqCst);
+            let now = word.load(Ordering::SeqCst);
+            if now == value {
+                wait(word, value);
+            }
+            POOL.sleepers.fetch_sub(1, Ordering::SeqCst);
             let now = word.load(Ordering::Acquire);
             if now != value {
                 return now;
             }
-            wait(word, value);
         }
     }
 

@@ -1,6 +1,7 @@
-//! The exact model's inner loops, one file per instruction set behind one contract: [`portable`]
-//! (plain Rust, every target; natively the compiler picks the vector unit) and `simd128` (explicit
-//! wasm SIMD, what the page runs).
+//! The exact model's inner loops behind one contract, one file per instruction set: [`Kernels`]
+//! names them — `portable` (plain Rust, every target), `simd128` (explicit wasm SIMD, what the
+//! page runs), `avx2` and `avx512` (x86-64, chosen at run time from what the CPU has) and `neon`
+//! (aarch64).
 //!
 //! **The contract is bit-exact.** Every function below gives the same bits on every target,
 //! because the order of every addition is fixed here, not by an instruction set. A row's dot
@@ -19,78 +20,150 @@
 //! cached decoding step and a full forward pass over the same tokens agree bit for bit.
 //! `dequantize_*` are candle's formulas, a multiply then an add, never fused.
 //!
-//! Rust never fuses a multiply and an add on its own, and the compiler may not reassociate float
-//! additions, so the portable code keeps this order whatever vector unit it is compiled for: the
-//! CLI on any x86-64 or ARM CPU computes the page's logits bit for bit. `tests/kernels.rs` runs
-//! the page's simd128 kernels against the portable ones in the browser, and a whole forward pass
-//! both ways.
+//! **How the contract is kept.** The products are written once ([`rows`]: one activation row;
+//! [`blocked`]: several, tiled over rows × tokens) over a vector of the contract's lanes
+//! ([`lanes::Lanes`]); an instruction set only says how wide its vector is — one row's four lanes
+//! (portable, simd128, neon), two rows' (avx2) or four rows' (avx512) — and how a block's bytes
+//! become lanes. Lanes are never added across rows or blocks, only lane by lane, in the order
+//! above. Rust never fuses a multiply and an add and the compiler may not reassociate float
+//! additions; the intrinsics used are plain IEEE multiplies and adds (no `fmadd`, no horizontal
+//! adds), so the CLI on any x86-64 or ARM CPU computes the page's logits bit for bit.
+//! `tests/kernels.rs` checks every output against the contract spelled out in scalars, and every
+//! implementation this machine runs against `portable` (natively; in the browser simd128).
 
+mod blocked;
+mod lanes;
 pub mod portable;
+mod rows;
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;
+
+mod choice;
+pub use choice::{active, force, force_portable, Kernels};
 
 /// Values per quantization block in both formats.
 pub const BLOCK: usize = 32;
 
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-static PORTABLE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Runs every kernel on [`portable`] even where an explicit SIMD kernel exists (the tests' way to
-/// run one forward pass both ways); a no-op where [`portable`] is all there is.
-pub fn force_portable(on: bool) {
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    PORTABLE.store(on, std::sync::atomic::Ordering::Relaxed);
-    let _ = on;
-}
-
-/// The instruction set the kernels run on now: `simd128` or `portable`.
-pub fn active() -> &'static str {
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    if !PORTABLE.load(std::sync::atomic::Ordering::Relaxed) {
-        return "simd128";
-    }
-    "portable"
-}
-
-/// Calls the SIMD kernel where it exists and is not switched off, else the portable one.
-macro_rules! dispatch {
-    ($name:ident($($arg:expr),*)) => {{
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        if !PORTABLE.load(std::sync::atomic::Ordering::Relaxed) {
-            return simd128::$name($($arg),*);
-        }
-        portable::$name($($arg),*)
-    }};
-}
-
 /// `out[j] = (q[j] as i8) · d` for one block.
 #[inline]
 pub fn dequantize_q8_0(d: f32, quants: &[u8], out: &mut [f32]) {
-    dispatch!(dequantize_q8_0(d, quants, out))
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    if active() == Kernels::Simd128 {
+        return simd128::dequantize_q8_0(d, quants, out);
+    }
+    portable::dequantize_q8_0(d, quants, out)
 }
 
 /// `out[j] = q[j]·d + m` for one block (low nibbles are values 0..16, high nibbles 16..32).
 #[inline]
 pub fn dequantize_q4_1(d: f32, m: f32, quants: &[u8], out: &mut [f32]) {
-    dispatch!(dequantize_q4_1(d, m, quants, out))
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    if active() == Kernels::Simd128 {
+        return simd128::dequantize_q4_1(d, m, quants, out);
+    }
+    portable::dequantize_q4_1(d, m, quants, out)
 }
 
 /// `out[t·width + i] = row i · xs[t]` for the `width` consecutive rows of a `Q8_0` matrix `cols`
 /// wide held in `d` (factors) and `quants` (integers), and each activation row of `xs`.
 #[inline]
 pub fn q8_0_product(d: &[f32], quants: &[u8], cols: usize, xs: &[f32], out: &mut [f32]) {
-    dispatch!(q8_0_product(d, quants, cols, xs, out))
+    active().q8_0_product(d, quants, cols, xs, out)
 }
 
 /// The same for `Q4_1` rows (factors `d, m` per block); `sums[t·blocks + b]` is the sum of
 /// activation row `t` over block `b`.
 #[inline]
 pub fn q4_1_product(dm: &[f32], quants: &[u8], cols: usize, xs: &[f32], sums: &[f32], out: &mut [f32]) {
-    dispatch!(q4_1_product(dm, quants, cols, xs, sums, out))
+    active().q4_1_product(dm, quants, cols, xs, sums, out)
 }
 
 /// The same for dense rows, `w` holding them one after another.
 #[inline]
 pub fn f32_product(w: &[f32], cols: usize, xs: &[f32], out: &mut [f32]) {
-    dispatch!(f32_product(w, cols, xs, out))
+    active().f32_product(w, cols, xs, out)
 }
+
+/// The sizes every `Q8_0` kernel relies on (it reads through raw pointers).
+fn check_q8_0(d: &[f32], quants: &[u8], cols: usize, xs: &[f32], out: &mut [f32]) {
+    let (n, width) = check_shape(cols, xs, out, quants.len() / cols.max(1));
+    assert!(cols % BLOCK == 0 && quants.len() == width * cols && d.len() == width * cols / BLOCK && n > 0);
+}
+
+fn check_q4_1(dm: &[f32], quants: &[u8], cols: usize, xs: &[f32], sums: &[f32], out: &mut [f32]) {
+    let (n, width) = check_shape(cols, xs, out, 2 * quants.len() / cols.max(1));
+    let blocks = cols / BLOCK;
+    assert!(cols % BLOCK == 0 && 2 * quants.len() == width * cols && dm.len() == width * 2 * blocks);
+    assert!(sums.len() == n * blocks && n > 0);
+}
+
+fn check_dense(w: &[f32], cols: usize, xs: &[f32], out: &mut [f32]) {
+    let (n, width) = check_shape(cols, xs, out, w.len() / cols.max(1));
+    assert!(w.len() == width * cols && n > 0);
+}
+
+/// Activation rows and matrix rows, checked against the output's length.
+fn check_shape(cols: usize, xs: &[f32], out: &[f32], width: usize) -> (usize, usize) {
+    assert!(
+        cols > 0 && xs.len() % cols == 0,
+        "activations of {} values in rows of {cols}",
+        xs.len()
+    );
+    let n = xs.len() / cols;
+    assert_eq!(out.len(), n * width, "{n} activation rows times {width} matrix rows");
+    (n, width)
+}
+
+/// The three products of one instruction set, for `Lanes` type `$lanes` and `$tokens` tokens
+/// per micro-kernel: one activation row goes row by row ([`rows`]), several through the blocked
+/// product ([`blocked`]). Each is `unsafe`: the caller has checked the sizes
+/// (`check_*`) and that the CPU has the instruction set.
+macro_rules! entries {
+    ($(#[$attr:meta])* $lanes:ty, $tokens:expr) => {
+        $(#[$attr])*
+        pub(super) unsafe fn q8_0_product(d: &[f32], quants: &[u8], cols: usize, xs: &[f32], out: &mut [f32]) {
+            use super::{blocked, rows};
+            // SAFETY: the caller checked the sizes.
+            unsafe {
+                match xs.len() == cols {
+                    true => rows::q8_0::<$lanes>(d, quants, cols, xs, out),
+                    false => blocked::quantized::<$lanes, { $tokens }>(blocked::Quantized::Q8_0 { d, quants }, cols, xs, out),
+                }
+            }
+        }
+
+        $(#[$attr])*
+        pub(super) unsafe fn q4_1_product(dm: &[f32], quants: &[u8], cols: usize, xs: &[f32], sums: &[f32], out: &mut [f32]) {
+            use super::{blocked, rows};
+            // SAFETY: the caller checked the sizes.
+            unsafe {
+                match xs.len() == cols {
+                    true => rows::q4_1::<$lanes>(dm, quants, cols, xs, sums, out),
+                    false => blocked::quantized::<$lanes, { $tokens }>(
+                        blocked::Quantized::Q4_1 { dm, quants, sums }, cols, xs, out,
+                    ),
+                }
+            }
+        }
+
+        $(#[$attr])*
+        pub(super) unsafe fn f32_product(w: &[f32], cols: usize, xs: &[f32], out: &mut [f32]) {
+            use super::{blocked, rows};
+            // SAFETY: the caller checked the sizes.
+            unsafe {
+                match xs.len() == cols {
+                    true => rows::dense::<$lanes>(w, cols, xs, out),
+                    false => blocked::dense::<$lanes, { $tokens }>(w, cols, xs, out),
+                }
+            }
+        }
+    };
+}
+use entries;

@@ -1,35 +1,95 @@
 //! The kernels in plain Rust, for every target, in the contract's order (see the module above):
-//! four lanes as arrays, which the compiler maps onto whatever vector unit it targets without
-//! changing a single rounding. A row's integers are widened to f32 first (exactly), then each
-//! activation row's dot product is taken on those.
+//! four lanes as an array, which the compiler maps onto whatever vector unit it targets without
+//! changing a single rounding. The reference the other instruction sets are tested against.
 
+use super::lanes::{sum_stored, Lanes, Rows};
 use super::BLOCK;
 
-type Lanes = [f32; 4];
+/// The contract's four lanes of one row.
+#[derive(Clone, Copy)]
+pub(super) struct Four([f32; 4]);
 
-/// Sixteen values times sixteen activations, as four lanes: `(g₀ + g₁) + (g₂ + g₃)`.
-#[inline(always)]
-fn group16(w: &[f32], x: &[f32]) -> Lanes {
-    let (w, x): (&[f32; 16], &[f32; 16]) = (w[..16].try_into().expect("16"), x[..16].try_into().expect("16"));
-    std::array::from_fn(|l| (w[l] * x[l] + w[4 + l] * x[4 + l]) + (w[8 + l] * x[8 + l] + w[12 + l] * x[12 + l]))
-}
+// SAFETY: plain Rust, every target; the pointers are the callers' to keep valid.
+unsafe impl Lanes for Four {
+    const ROWS: usize = 1;
 
-#[inline(always)]
-fn sum_lanes(a: Lanes) -> f32 {
-    a[0] + a[1] + a[2] + a[3]
-}
-
-/// `Σ_b d_b · (block b's two groups, lane by lane)`, summed across lanes.
-#[inline(always)]
-fn scaled_blocks(factor: impl Fn(usize) -> f32, values: &[f32], x: &[f32]) -> f32 {
-    let mut acc = [0f32; 4];
-    for (b, (v, x)) in values.chunks_exact(BLOCK).zip(x.chunks_exact(BLOCK)).enumerate() {
-        let (first, second) = (group16(v, x), group16(&v[16..], &x[16..]));
-        let d = factor(b);
-        acc = std::array::from_fn(|l| acc[l] + d * (first[l] + second[l]));
+    #[inline(always)]
+    fn zero() -> Self {
+        Four([0.0; 4])
     }
-    sum_lanes(acc)
+
+    #[inline(always)]
+    fn add(self, other: Self) -> Self {
+        Four(std::array::from_fn(|l| self.0[l] + other.0[l]))
+    }
+
+    #[inline(always)]
+    fn mul(self, other: Self) -> Self {
+        Four(std::array::from_fn(|l| self.0[l] * other.0[l]))
+    }
+
+    #[inline(always)]
+    unsafe fn load(p: *const f32) -> Self {
+        // SAFETY: four values (the caller's promise); read_unaligned has no alignment requirement.
+        Four(unsafe { p.cast::<[f32; 4]>().read_unaligned() })
+    }
+
+    #[inline(always)]
+    unsafe fn store(self, p: *mut f32) {
+        // SAFETY: as in `load`.
+        unsafe { p.cast::<[f32; 4]>().write_unaligned(self.0) }
+    }
+
+    #[inline(always)]
+    unsafe fn load_x(x: *const f32) -> Self {
+        // SAFETY: as in `load`.
+        unsafe { Self::load(x) }
+    }
+
+    #[inline(always)]
+    unsafe fn load_rows(rows: Rows<f32>) -> Self {
+        // SAFETY: as in `load`.
+        unsafe { Self::load(rows[0]) }
+    }
+
+    #[inline(always)]
+    unsafe fn splat_rows(rows: Rows<f32>) -> Self {
+        // SAFETY: one value (the caller's promise).
+        Four([unsafe { *rows[0] }; 4])
+    }
+
+    type Masks = ();
+
+    #[inline(always)]
+    fn masks() {}
+
+    #[inline(always)]
+    unsafe fn q4_1(_: (), rows: Rows<u8>) -> [Self; 8] {
+        // SAFETY: 16 bytes (the caller's promise).
+        let q = unsafe { rows[0].cast::<[u8; 16]>().read_unaligned() };
+        std::array::from_fn(|i| {
+            Four(std::array::from_fn(|l| match 4 * i + l {
+                j @ 0..16 => (q[j] & 0x0F) as f32,
+                j => (q[j - 16] >> 4) as f32,
+            }))
+        })
+    }
+
+    #[inline(always)]
+    unsafe fn q8_0(_: (), rows: Rows<u8>) -> [Self; 8] {
+        // SAFETY: 32 bytes (the caller's promise).
+        let q = unsafe { rows[0].cast::<[u8; 32]>().read_unaligned() };
+        std::array::from_fn(|i| Four(std::array::from_fn(|l| (q[4 * i + l] as i8) as f32)))
+    }
+
+    #[inline(always)]
+    fn sum_lanes(self) -> [f32; 4] {
+        sum_stored(self.0)
+    }
 }
+
+/// Tokens per micro-kernel: four running vectors beside a block's nine, within 16 registers.
+const TOKENS: usize = 4;
 
 pub fn dequantize_q8_0(d: f32, quants: &[u8], out: &mut [f32]) {
     for (y, &q) in out.iter_mut().zip(quants) {
@@ -44,54 +104,4 @@ pub fn dequantize_q4_1(d: f32, m: f32, quants: &[u8], out: &mut [f32]) {
     }
 }
 
-pub fn q8_0_product(d: &[f32], quants: &[u8], cols: usize, xs: &[f32], out: &mut [f32]) {
-    let width = quants.len() / cols;
-    let mut values = vec![0f32; cols];
-    for (i, (d, q)) in d.chunks_exact(cols / BLOCK).zip(quants.chunks_exact(cols)).enumerate() {
-        for (v, &q) in values.iter_mut().zip(q) {
-            *v = (q as i8) as f32;
-        }
-        for (t, x) in xs.chunks_exact(cols).enumerate() {
-            out[t * width + i] = scaled_blocks(|b| d[b], &values, x);
-        }
-    }
-}
-
-pub fn q4_1_product(dm: &[f32], quants: &[u8], cols: usize, xs: &[f32], sums: &[f32], out: &mut [f32]) {
-    let blocks = cols / BLOCK;
-    let width = quants.len() / (cols / 2);
-    let mut values = vec![0f32; cols];
-    for (i, (dm, q)) in dm
-        .chunks_exact(2 * blocks)
-        .zip(quants.chunks_exact(cols / 2))
-        .enumerate()
-    {
-        // Low nibbles are a block's values 0..16, high nibbles 16..32.
-        for (q, v) in q.chunks_exact(BLOCK / 2).zip(values.chunks_exact_mut(BLOCK)) {
-            for (j, &byte) in q.iter().enumerate() {
-                v[j] = (byte & 0x0F) as f32;
-                v[j + BLOCK / 2] = (byte >> 4) as f32;
-            }
-        }
-        for ((t, x), sums) in xs.chunks_exact(cols).enumerate().zip(sums.chunks_exact(blocks)) {
-            let offset = dm.chunks_exact(2).zip(sums).fold(0f32, |o, (dm, &sum)| o + dm[1] * sum);
-            out[t * width + i] = scaled_blocks(|b| dm[2 * b], &values, x) + offset;
-        }
-    }
-}
-
-pub fn f32_product(w: &[f32], cols: usize, xs: &[f32], out: &mut [f32]) {
-    let whole = cols / 16 * 16;
-    let width = w.len() / cols;
-    for (i, w) in w.chunks_exact(cols).enumerate() {
-        for (t, x) in xs.chunks_exact(cols).enumerate() {
-            let mut acc = [0f32; 4];
-            for at in (0..whole).step_by(16) {
-                let g = group16(&w[at..], &x[at..]);
-                acc = std::array::from_fn(|l| acc[l] + g[l]);
-            }
-            let tail = w[whole..].iter().zip(&x[whole..]).fold(0f32, |s, (w, x)| s + w * x);
-            out[t * width + i] = sum_lanes(acc) + tail;
-        }
-    }
-}
+super::entries!(Four, TOKENS);
