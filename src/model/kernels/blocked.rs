@@ -184,7 +184,7 @@ fn q4_1_offsets(
         o.fill(0.0);
         for (m, sums) in dm.iter().skip(1).step_by(2).zip(sums.chunks_exact(tile)) {
             for (o, s) in o.iter_mut().zip(&sums[..tokens]) {
-                *o = *o + *m * *s;
+                *o += *m * *s;
             }
         }
     }

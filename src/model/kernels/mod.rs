@@ -94,13 +94,13 @@ pub fn f32_product(w: &[f32], cols: usize, xs: &[f32], out: &mut [f32]) {
 /// The sizes every `Q8_0` kernel relies on (it reads through raw pointers).
 fn check_q8_0(d: &[f32], quants: &[u8], cols: usize, xs: &[f32], out: &mut [f32]) {
     let (n, width) = check_shape(cols, xs, out, quants.len() / cols.max(1));
-    assert!(cols % BLOCK == 0 && quants.len() == width * cols && d.len() == width * cols / BLOCK && n > 0);
+    assert!(cols.is_multiple_of(BLOCK) && quants.len() == width * cols && d.len() == width * cols / BLOCK && n > 0);
 }
 
 fn check_q4_1(dm: &[f32], quants: &[u8], cols: usize, xs: &[f32], sums: &[f32], out: &mut [f32]) {
     let (n, width) = check_shape(cols, xs, out, 2 * quants.len() / cols.max(1));
     let blocks = cols / BLOCK;
-    assert!(cols % BLOCK == 0 && 2 * quants.len() == width * cols && dm.len() == width * 2 * blocks);
+    assert!(cols.is_multiple_of(BLOCK) && 2 * quants.len() == width * cols && dm.len() == width * 2 * blocks);
     assert!(sums.len() == n * blocks && n > 0);
 }
 
@@ -112,7 +112,7 @@ fn check_dense(w: &[f32], cols: usize, xs: &[f32], out: &mut [f32]) {
 /// Activation rows and matrix rows, checked against the output's length.
 fn check_shape(cols: usize, xs: &[f32], out: &[f32], width: usize) -> (usize, usize) {
     assert!(
-        cols > 0 && xs.len() % cols == 0,
+        cols > 0 && xs.len().is_multiple_of(cols),
         "activations of {} values in rows of {cols}",
         xs.len()
     );

@@ -30,7 +30,7 @@ pub(super) unsafe fn q4_1<V: Lanes>(dm: &[f32], quants: &[u8], cols: usize, x: &
                 let w = V::q4_1(masks, q);
                 acc = acc.add(V::splat_rows(f).mul(block_dot(&w, x)));
                 for (o, f) in offsets.iter_mut().zip(f).take(V::ROWS) {
-                    *o = *o + *f.add(1) * *s;
+                    *o += *f.add(1) * *s;
                 }
                 q = q.map(|p| p.add(BLOCK / 2));
                 f = f.map(|p| p.add(2));
