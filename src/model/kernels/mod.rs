@@ -20,9 +20,9 @@
 //! cached decoding step and a full forward pass over the same tokens agree bit for bit.
 //! `dequantize_*` are candle's formulas, a multiply then an add, never fused.
 //!
-//! **How the contract is kept.** The products are written once ([`rows`]: one activation row;
-//! [`blocked`]: several, tiled over rows × tokens) over a vector of the contract's lanes
-//! ([`lanes::Lanes`]); an instruction set only says how wide its vector is — one row's four lanes
+//! **How the contract is kept.** The products are written once (`rows.rs`: one activation row;
+//! `blocked.rs`: several, tiled over rows × tokens) over a vector of the contract's lanes
+//! (`Lanes` in `lanes.rs`); an instruction set only says how wide its vector is — one row's four lanes
 //! (portable, simd128, neon), two rows' (avx2) or four rows' (avx512) — and how a block's bytes
 //! become lanes. Lanes are never added across rows or blocks, only lane by lane, in the order
 //! above. Rust never fuses a multiply and an add and the compiler may not reassociate float
