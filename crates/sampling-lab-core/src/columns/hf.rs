@@ -169,7 +169,7 @@ impl HfSampling {
     fn describe(&self) -> String {
         let steps: Vec<String> = self.processors.iter().map(Processor::describe).collect();
         let pipeline = if steps.is_empty() {
-            "no processors".to_string()
+            "LogitsProcessorList([])".to_string()
         } else {
             steps.join(" → ")
         };

@@ -139,7 +139,7 @@ impl Engine for Sglang {
     fn describe(&self) -> String {
         match &self.params {
             Ok(p) => super::port_request::describe_chain(p.chain()),
-            Err(_) => "the server refuses the request (400)".into(),
+            Err(_) => "POST /generate → 400".into(),
         }
     }
 

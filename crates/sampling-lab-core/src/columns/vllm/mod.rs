@@ -137,7 +137,7 @@ impl Engine for Vllm {
     fn describe(&self) -> String {
         match &self.params {
             Ok(p) => super::port_request::describe_chain(p.chain()),
-            Err(_) => "the server refuses the request (400)".into(),
+            Err(_) => "POST /v1/completions → 400".into(),
         }
     }
 
