@@ -27,7 +27,7 @@ setup:
 # and the page's own (eslint.config.js) cover the scripts.
 lint: setup
 	cargo fmt --all --check
-	find . \( -path ./target -o -path ./fuzz/target -o -path ./node_modules \) -prune -o -name '*.rs' -print0 | \
+	find . \( -path ./target -o -path ./fuzz/target -o -path ./node_modules -o -path './.venv*' \) -prune -o -name '*.rs' -print0 | \
 	  xargs -0 rustfmt --edition 2021 --check
 	cargo clippy --workspace --all-targets --locked -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked

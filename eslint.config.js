@@ -7,7 +7,7 @@ import globals from "globals";
 import noProse from "./tools/eslint-no-prose.js";
 
 export default [
-  { ignores: ["www/vendor/**", "pkg/**", "pkg-core/**", "pkg-threads/**", "dist/**", "target/**", "node_modules/**", "fuzz/**", "steps/**"] },
+  { ignores: [".venv*/**", "www/vendor/**", "pkg/**", "pkg-core/**", "pkg-threads/**", "dist/**", "target/**", "node_modules/**", "fuzz/**", "steps/**"] },
   js.configs.recommended,
   {
     files: ["**/*.js", "**/*.mjs"],
