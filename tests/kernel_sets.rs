@@ -9,11 +9,11 @@
 //! Needs the default GGUF in models/ (`make model`).
 
 use sampling_lab::model::kernels::{self, Kernels};
-use sampling_lab::model::{Chat, Model, Precision};
+use sampling_lab::model::Model;
 
-fn argmax(v: &[f32]) -> u32 {
-    v.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).unwrap().0 as u32
-}
+#[path = "support/reference.rs"]
+mod reference;
+use reference::{argmax, default_model, reference_prompt};
 
 /// The prompt's logits and four greedy steps' (from the KV cache), as bits.
 fn greedy(model: &Model, prompt: &[u32]) -> Vec<Vec<u32>> {
@@ -30,16 +30,8 @@ fn greedy(model: &Model, prompt: &[u32]) -> Vec<Vec<u32>> {
 
 #[test]
 fn the_default_models_logits_are_bit_equal_on_every_implementation_this_cpu_runs() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/models/SmolLM2-135M-Instruct.Q4_1.gguf");
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e} (run `make model`)"));
-    let model = Model::from_gguf(&bytes, Precision::Exact).unwrap();
-    let prompt = model
-        .chat_ids(&Chat::single(
-            None,
-            "How do you say thank you in Chinese?",
-            "In Chinese, you can say \"",
-        ))
-        .unwrap();
+    let model = default_model();
+    let prompt = reference_prompt(&model);
     kernels::force(Some(Kernels::Portable));
     let reference = greedy(&model, &prompt);
     let mut skipped = Vec::new();

@@ -4,11 +4,11 @@
 //!
 //! Needs the default GGUF in models/ (`make model`).
 
-use sampling_lab::model::{pool, Chat, Model, Precision};
+use sampling_lab::model::{pool, Model};
 
-fn argmax(v: &[f32]) -> u32 {
-    v.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).unwrap().0 as u32
-}
+#[path = "support/reference.rs"]
+mod reference;
+use reference::{argmax, default_model, reference_prompt};
 
 /// Every step's logits as bits: the prompt's forward, then 32 greedy tokens from the KV cache,
 /// and a batched forward of a block (what a speculative round verifies).
@@ -37,16 +37,8 @@ fn run(model: &Model, prompt: &[u32]) -> Vec<Vec<u32>> {
 
 #[test]
 fn the_models_logits_are_bit_equal_at_1_and_4_threads() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/models/SmolLM2-135M-Instruct.Q4_1.gguf");
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e} (run `make model`)"));
-    let model = Model::from_gguf(&bytes, Precision::Exact).unwrap();
-    let prompt = model
-        .chat_ids(&Chat::single(
-            None,
-            "How do you say thank you in Chinese?",
-            "In Chinese, you can say \"",
-        ))
-        .unwrap();
+    let model = default_model();
+    let prompt = reference_prompt(&model);
     pool::start(4);
     pool::set_limit(1);
     let one = run(&model, &prompt);
