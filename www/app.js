@@ -54,11 +54,20 @@ function startWorker() {
 }
 
 function crashed(said) {
+  page.crash = said;
   page.modelReady = false;
   page.coreReady = false;
   showError({ id: page.modelWanted ? "error-restarting-model" : "error-restarting", args: { problem: said } });
   page.worker.terminate();
   startWorker();
+}
+
+/** After a crash, once the worker runs again (with the model, where the page had one): the error
+ * line says what happened and that the page is back. */
+function restarted() {
+  if (page.crash === null) return;
+  showError({ id: "error-restarted", args: { problem: page.crash } });
+  page.crash = null;
 }
 
 const HANDLERS = {
@@ -74,9 +83,13 @@ const HANDLERS = {
     core.resolve({ rules, columns: names() });
     // The link's step file is read (and checked) before the first figures are asked for.
     if (page.stepfile) requests.send(Purpose.useStep, { type: Request.useStep, url: new URL(page.stepfile, document.baseURI).href, chat: chat() });
+    const recovering = page.crash !== null;
     if (page.modelWanted) loadModel();
-    else setStatus("no-model");
-    refresh();
+    else {
+      setStatus("no-model");
+      restarted();
+    }
+    refresh({ keepError: recovering });
     // A link to a generated token needs its generation, and so the model.
     if (page.pendingStep !== null && !page.modelWanted) showNeedsModel();
   },
@@ -92,9 +105,11 @@ const HANDLERS = {
   },
   [Reply.progress]: (reply) => (reply.phase === "draws" ? showDrawProgress(reply) : showLoadProgress(reply)),
   [Reply.ready]: (reply) => {
+    const recovering = page.crash !== null;
     showModelReady(reply);
+    restarted();
     if (page.pendingStep !== null) generate();
-    else refresh();
+    else refresh({ keepError: recovering });
     runAfterModel();
   },
   [Reply.rendered]: ({ rendered }) => showChips(rendered),

@@ -124,7 +124,7 @@ test("a corrupt model file is reported and the running model keeps working", asy
   await page.getByTestId("kept-hf").filter({ hasText: /^50$/ }).waitFor();
 });
 
-for (const [cause, event] of [["a panic", "sampling-lab:trap"], ["running out of memory", "sampling-lab:trap-memory"]]) test(`a crash inside the wasm (${cause}) is reported, the worker restarts, and the user's prompt, arguments and view stay`, async () => {
+for (const [cause, event] of [["a panic", "sampling-lab:trap"], ["running out of memory", "sampling-lab:trap-memory"]]) test(`a crash inside the wasm (${cause}) is reported, the worker restarts, the error line says so until the user acts, and the user's prompt, arguments and view stay`, async () => {
   const { page } = await openPage(browser);
   await page.getByLabel("User message").fill("Name a colour.");
   await page.getByRole("button", { name: "top_k 0, top_p 0.9", exact: true }).click();
@@ -139,6 +139,8 @@ for (const [cause, event] of [["a panic", "sampling-lab:trap"], ["running out of
   await page.getByTestId("error").filter({ hasText: "crashed" }).waitFor({ timeout: 120_000 });
   await waitReady(page);
   await page.getByTestId("kept-hf").filter({ hasText: exactly(kept) }).waitFor();
+  // Back to work, the error line still says what happened, until the reader changes something.
+  await page.getByTestId("error").filter({ hasText: /crashed.*restarted/ }).waitFor();
   assert.equal(await page.getByLabel("User message").inputValue(), "Name a colour.");
   assert.equal(await page.getByLabel(/generate\(\) keyword arguments/).inputValue(), before.params);
   assert.equal(page.url(), before.url, "the view and the columns compared are kept in the URL");
@@ -147,6 +149,7 @@ for (const [cause, event] of [["a panic", "sampling-lab:trap"], ["running out of
   await page.locator('#compare-table[data-compared="literal,corrected,vllm"]').waitFor();
   await page.getByRole("button", { name: "top_k 40", exact: true }).click();
   await page.getByTestId("kept-hf").filter({ hasText: /^40$/ }).waitFor();
+  assert.equal(await page.getByTestId("error").textContent(), "");
 });
 
 test("a long session does not leak: 500 inspects and 20 generations leave wasm memory within 5 %", async () => {

@@ -32,13 +32,15 @@ function isReferenceChat() {
 export const reportOptions = () => JSON.stringify({ lang: language(), compared: compared(), write_up: isReferenceChat() });
 
 /** Saves the state and asks for the report of the step on screen (once the worker runs: the
- * shipped steps answer for the chats the page ships, the model for the rest). */
-export function refresh() {
+ * shipped steps answer for the chats the page ships, the model for the rest). The error line is
+ * cleared, except where the worker asks again by itself (`keepError`: after a restart, whose
+ * reason the reader must still be able to read). */
+export function refresh({ keepError = false } = {}) {
   saveState();
   showSynthetic(Boolean(syntheticLogits()));
   if (!page.coreReady) return;
   if (page.modelReady) $("needs-model").hidden = true;
-  showError(null);
+  if (!keepError) showError(null);
   if (page.step === null) requests.send(Purpose.render, { type: Request.render, chat: chat() });
   requests.send(Purpose.inspect, {
     type: Request.inspect, chat: chat(), params: $("params").value, generationConfig: generationConfig(), step: page.step, logits: syntheticLogits(),

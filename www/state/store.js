@@ -73,4 +73,7 @@ export const page = Object.seal({
   linkProblems: [],
   /** The error on the error line: a catalog message (`{id, args}`), or a library's own words. */
   error: null,
+  /** What made the worker crash, until its restart is done: then the error line says it
+   * restarted, until the user changes something. */
+  crash: null,
 });

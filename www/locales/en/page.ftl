@@ -282,6 +282,7 @@ model-source-not-file = { $text } is neither a .gguf file nor a folder (end it w
 error-worker = the worker failed: { $detail }
 error-restarting = { $problem } — restarting
 error-restarting-model = { $problem } — restarting the model
+error-restarted = { $problem } — restarted: your chat, arguments and view are as they were
 error-crashed = the wasm instance crashed: { $detail }
 error-model-source-unknown = unknown model source { $kind }
 error-hub-folder = { $detail }: a folder in the Hugging Face layout has config.json, model.safetensors and tokenizer.json; for a GGUF, give its file (Org/Repo/file.gguf)

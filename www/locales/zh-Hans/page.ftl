@@ -272,6 +272,7 @@ model-source-not-file = { $text } 既不是 .gguf 文件，也不是文件夹（
 error-worker = worker 出错：{ $detail }
 error-restarting = { $problem }——正在重启
 error-restarting-model = { $problem }——正在重启模型
+error-restarted = { $problem }——已重启：对话、参数和视图都保持原样
 error-crashed = wasm 实例崩溃了：{ $detail }
 error-model-source-unknown = 未知的模型来源 { $kind }
 error-hub-folder = { $detail }：Hugging Face 布局的文件夹里有 config.json、model.safetensors 和 tokenizer.json；如果是 GGUF，请给出它的文件（Org/Repo/file.gguf）
