@@ -216,8 +216,8 @@ pub fn compare(hf: &Distribution, port: &Distribution) -> Comparison {
             .support
             .iter()
             .filter(|(i, _)| dh[*i as usize] == 0.0)
-            .map(|(_, p)| p)
-            .sum(),
+            // From +0.0: Rust's float `sum` starts at −0.0, which a page prints as "−0.00 %".
+            .fold(0.0, |sum, (_, p)| sum + p),
         only_hf: TokenList::of(hf, &dp),
         only_port: TokenList::of(port, &dh),
         vanishing: [(hf, &dp), (port, &dh)]
@@ -261,5 +261,12 @@ mod tests {
         let port = Distribution::from_weights([(0, 0.75), (1, 0.25)], 3);
         let c = compare(&hf, &port);
         assert_eq!((c.tv, c.mass_outside_hf, c.only_port.count), (0.25, 0.25, 1));
+    }
+
+    #[test]
+    fn no_mass_outside_is_positive_zero_not_negative() {
+        let same = Distribution::from_weights([(0, 0.5), (1, 0.5)], 3);
+        let outside = compare(&same, &same).mass_outside_hf;
+        assert!(outside == 0.0 && outside.is_sign_positive(), "{outside:?}");
     }
 }

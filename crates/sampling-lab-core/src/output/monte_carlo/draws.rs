@@ -158,8 +158,8 @@ pub fn summarize(counts: &[u64], exact: &Distribution, hf: Option<&Distribution>
         frequencies
             .iter()
             .filter(|(i, _)| dense[*i as usize] == 0.0)
-            .map(|(_, c)| *c as f64)
-            .sum::<f64>()
+            // From +0.0: Rust's float `sum` starts at −0.0, which a page prints as "−0.00 %".
+            .fold(0.0, |sum, (_, c)| sum + *c as f64)
             / nf
     });
     let tv_to_exact = total_variation(&observed, exact);
@@ -204,6 +204,13 @@ mod tests {
         while chunked.advance(37).unwrap() > 0 {}
         assert_eq!(chunked.done(), 2500);
         assert_eq!(chunked.counts(), whole.counts());
+    }
+
+    #[test]
+    fn draws_that_never_leave_hf_s_support_are_positive_zero_outside_it() {
+        let hf = Distribution::from_weights([(0, 0.5), (1, 0.5)], 3);
+        let outside = summarize(&[7, 3, 0], &hf, Some(&hf), 0).outside_hf;
+        assert!(outside == 0.0 && outside.is_sign_positive(), "{outside:?}");
     }
 
     #[test]
