@@ -2,26 +2,13 @@
 // it: the first figures come from the sampling core and the step the site ships, within 1.5 MB;
 // the model is asked for only when something needs it (in the background on the full page, never
 // in an embed until its reader asks), and everything that needs no model works while it is held.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { headersFile, serveStatic } from "../../scripts/static-server.mjs";
-import { launchChromium, MODEL } from "../e2e/harness.js";
-import { visit } from "./visit.js";
+import { MODEL } from "../e2e/harness.js";
+import { BUDGET_BYTES, useSite, visit } from "./visit.js";
 
-const DIST = "dist";
-const BUDGET_BYTES = 1.5e6;
-const state = {};
-
-before(async () => {
-  state.browser = await launchChromium();
-  state.site = await serveStatic([["/", DIST]], headersFile(`${DIST}/_headers`), () => {}, { gzip: true });
-});
-
-after(async () => {
-  await state.browser?.close();
-  state.site?.server.close();
-});
+const state = useSite();
 
 /** A first visit to dist/ on `query`, its first figures drawn (visit.js). */
 async function firstVisit(query, options) {

@@ -4,29 +4,16 @@
 // the steps this browser's model computed on an earlier visit. Each draws its figures from the
 // sampling core alone; a step file that cannot be used is refused by name; once the model loads,
 // a step file is held to the model's own logits.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { headersFile, serveStatic } from "../../scripts/static-server.mjs";
 import { DEFAULTS, stateQuery } from "../../www/state/state.js";
-import { cliInspectChat, exactly, keptIn, launchChromium } from "../e2e/harness.js";
-import { visit } from "./visit.js";
+import { cliInspectChat, exactly, keptIn } from "../e2e/harness.js";
+import { BUDGET_BYTES, DIST, useSite, visit } from "./visit.js";
 
-const DIST = "dist";
-const BUDGET_BYTES = 1.5e6;
 const HUB = "https://huggingface.co/datasets/writer/lab-steps/resolve/main";
 const PARAMS = { do_sample: true, temperature: 0.7, top_k: 40, top_p: 0.9 };
-const state = {};
-
-before(async () => {
-  state.browser = await launchChromium();
-  state.site = await serveStatic([["/", DIST]], headersFile(`${DIST}/_headers`), () => {}, { gzip: true });
-});
-
-after(async () => {
-  await state.browser?.close();
-  state.site?.server.close();
-});
+const state = useSite();
 
 /** The page's query for a chat ({user, prefix}), as "Embed this" writes it. */
 const query = ({ user, prefix = "" }, extra = {}) => stateQuery({ ...DEFAULTS, user, prefix, params: JSON.stringify(PARAMS), ...extra });

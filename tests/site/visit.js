@@ -1,6 +1,28 @@
 // A first visit as a reader makes it, measured: a fresh context (empty caches) on dist/, the bytes
 // transferred before the first figures and every request for the model.
-import { MODEL } from "../e2e/harness.js";
+import { after, before } from "node:test";
+import { headersFile, serveStatic } from "../../scripts/static-server.mjs";
+import { launchChromium, MODEL } from "../e2e/harness.js";
+
+/** The built site, as a static host serves it. */
+export const DIST = "dist";
+/** What a first visit may transfer before its first figures. */
+export const BUDGET_BYTES = 1.5e6;
+
+/** Serves dist/ gzipped with its `_headers` and starts Chromium around the calling test file:
+ * `state.browser`, `state.site`. */
+export function useSite() {
+  const state = {};
+  before(async () => {
+    state.browser = await launchChromium();
+    state.site = await serveStatic([["/", DIST]], headersFile(`${DIST}/_headers`), () => {}, { gzip: true });
+  });
+  after(async () => {
+    await state.browser?.close();
+    state.site?.server.close();
+  });
+  return state;
+}
 
 /** A fresh context on `base + query`; `seen.bytes` sums the transferred size (headers and
  * compressed body, page and workers) of every response that ended before the first figures, and
