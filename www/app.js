@@ -48,9 +48,16 @@ function startWorker() {
   const script = new URL("./worker/worker.js", import.meta.url);
   if (page.threads) script.searchParams.set("threads", String(page.threads));
   if (sourceText(page.source, location.href) === sourceText(defaultSource(), location.href)) script.searchParams.set("steps", STEPS);
-  page.worker = new Worker(workerScript(script), { type: "module" });
-  page.worker.onmessage = ({ data }) => HANDLERS[data.type]?.(data);
-  page.worker.onerror = (e) => crashed({ id: "error-worker", args: { detail: e.message } });
+  const worker = new Worker(workerScript(script), { type: "module" });
+  // A worker that crashed may still have said something (a second request that failed on its dead
+  // instance): only the current one is heard, or one crash would restart the worker twice.
+  worker.onmessage = ({ data }) => {
+    if (worker === page.worker) HANDLERS[data.type]?.(data);
+  };
+  worker.onerror = (e) => {
+    if (worker === page.worker) crashed({ id: "error-worker", args: { detail: e.message } });
+  };
+  page.worker = worker;
 }
 
 function crashed(said) {

@@ -35,6 +35,9 @@ let vocabulary = [];
 let generation = null;
 let running = null; // { id, cancelled, onCancel? } while a generation or Monte Carlo run is going
 let queue = Promise.resolve();
+/** Set once the wasm has trapped: the requests still queued behind the failed one are dropped
+ * unanswered, not run on the dead instance (the page starts another worker). */
+let crashed = false;
 
 const ready = loadCore().then((loaded) => {
   ({ bindings: core, module: coreModule } = loaded);
@@ -82,6 +85,7 @@ function queueLoad(data) {
 }
 
 async function handle(data, files) {
+  if (crashed) return;
   if (data.supersedes && newest[data.supersedes] !== data.id) return;
   switch (data.type) {
     case Request.load: return load(data, await files);
@@ -117,8 +121,10 @@ function trap(target) {
 }
 
 function fail(id, e) {
+  if (crashed) return;
   // A Rust panic surfaces as a WebAssembly.RuntimeError; the instance is unusable after it.
   const fatal = e instanceof WebAssembly.RuntimeError;
+  crashed = fatal;
   const said = fatal ? { id: "error-crashed", args: { detail: e.message } } : (e?.said ?? null);
   postMessage({ type: Reply.error, id, message: String(e?.message ?? e), said, fatal });
   if (fatal) close();
