@@ -2,7 +2,7 @@
 //! the same arguments (the rule the core's catalogs are held to, from the core's own tests), and
 //! every message the page's scripts and its HTML name is in them.
 
-#[path = "../crates/sampling-lab-core/tests/catalog_check.rs"]
+#[path = "../crates/sampling-lab-core/tests/catalog_check/mod.rs"]
 mod catalog_check;
 
 use catalog_check::{differences, shape, Shape};

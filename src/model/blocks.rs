@@ -231,7 +231,7 @@ impl BlockMatrix {
     /// columns of the result.
     pub fn product(&self, xs: &[f32]) -> Vec<f32> {
         let n = xs.len() / self.cols;
-        debug_assert_eq!(xs.len(), n * self.cols);
+        assert_eq!(xs.len(), n * self.cols);
         // Q4_1's per-block sums of x, once per activation row, before the rows are split.
         let sums: Vec<f32> = match self.format {
             BlockFormat::Q4_1 => xs.chunks_exact(BLOCK).map(|b| b.iter().sum()).collect(),

@@ -249,7 +249,7 @@ impl ExactLlama {
         }
         arithmetic::rope(&mut q, head, pos, &self.cos, &self.sin, q_width);
         arithmetic::rope(&mut k, head, pos, &self.cos, &self.sin, kv_width);
-        debug_assert_eq!(kv.len, pos, "the cache holds every position before this pass");
+        assert_eq!(kv.len, pos, "the cache holds every position before this pass");
         kv.append(&k, &v);
         arithmetic::attention(&q, kv, hp.heads, pos)
     }

@@ -214,7 +214,7 @@ mod imp {
             // SAFETY: published by the Acquire load of `generation` in `next_generation`; the leader
             // does not replace it until this helper has decremented `pending`.
             let job = unsafe { (*POOL.job.0.get()).expect("a job is published before its generation") };
-            debug_assert_eq!(job.generation, now);
+            assert_eq!(job.generation, now);
             seen = now;
             if index < job.chunks {
                 let range = chunk(job.n, job.align, job.chunks, index);

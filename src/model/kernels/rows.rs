@@ -13,7 +13,7 @@ use super::BLOCK;
 #[inline(always)]
 pub(super) unsafe fn q4_1<V: Lanes>(dm: &[f32], quants: &[u8], cols: usize, x: &[f32], sums: &[f32], out: &mut [f32]) {
     let (rows, blocks) = (out.len(), cols / BLOCK);
-    debug_assert!(dm.len() == rows * 2 * blocks && quants.len() == rows * cols / 2 && sums.len() == blocks);
+    assert!(dm.len() == rows * 2 * blocks && quants.len() == rows * cols / 2 && sums.len() == blocks);
     let (dm_at, q_at, masks) = (dm.as_ptr(), quants.as_ptr(), V::masks());
     for first in (0..rows).step_by(V::ROWS) {
         let mut acc = V::zero();
@@ -51,7 +51,7 @@ pub(super) unsafe fn q4_1<V: Lanes>(dm: &[f32], quants: &[u8], cols: usize, x: &
 #[inline(always)]
 pub(super) unsafe fn q8_0<V: Lanes>(d: &[f32], quants: &[u8], cols: usize, x: &[f32], out: &mut [f32]) {
     let (rows, blocks) = (out.len(), cols / BLOCK);
-    debug_assert!(d.len() == rows * blocks && quants.len() == rows * cols);
+    assert!(d.len() == rows * blocks && quants.len() == rows * cols);
     let (d_at, q_at, masks) = (d.as_ptr(), quants.as_ptr(), V::masks());
     for first in (0..rows).step_by(V::ROWS) {
         let mut acc = V::zero();
@@ -85,7 +85,7 @@ pub(super) unsafe fn q8_0<V: Lanes>(d: &[f32], quants: &[u8], cols: usize, x: &[
 #[inline(always)]
 pub(super) unsafe fn dense<V: Lanes>(w: &[f32], cols: usize, x: &[f32], out: &mut [f32]) {
     let (rows, whole) = (out.len(), cols / 16 * 16);
-    debug_assert!(w.len() == rows * cols && x.len() == cols);
+    assert!(w.len() == rows * cols && x.len() == cols);
     let (w_at, x_at) = (w.as_ptr(), x.as_ptr());
     for first in (0..rows).step_by(V::ROWS) {
         let mut acc = V::zero();

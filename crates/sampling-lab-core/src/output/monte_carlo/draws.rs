@@ -82,7 +82,7 @@ pub struct ColumnDraws {
 impl ColumnDraws {
     /// `range` starts on a block boundary (see [`Part::draws`]).
     pub fn new(source: Box<dyn DrawSource>, vocab: usize, range: Range<usize>) -> Self {
-        debug_assert_eq!(range.start % BLOCK, 0);
+        assert_eq!(range.start % BLOCK, 0);
         ColumnDraws {
             source,
             counts: vec![0; vocab],
