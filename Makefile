@@ -15,7 +15,7 @@ MODEL_SHA256 ?=
 demo: setup pkg model steps
 	python3 scripts/serve.py --port $(PORT)
 
-test: setup lint model test-native test-candle-range test-package test-wasm test-page test-transformers-js test-llama-cpp test-site test-browsers
+test: setup lint model test-native test-candle-range test-wasm test-page test-transformers-js test-llama-cpp test-site test-browsers
 
 setup:
 	scripts/setup.sh
@@ -70,16 +70,17 @@ venv-mlx:
 test-native: venv-mlx
 	cargo test --workspace --locked
 
-# sampling-lab-core's candle requirement as a program that depends on it meets it: the README's
-# examples built and run outside this workspace with candle at the lowest version the requirement
-# admits and at the newest published (scripts/check-candle-range.sh; target/candle-range keeps the
-# builds, so a second run compiles nothing).
+# sampling-lab-core as crates.io would receive it, and its candle requirement as a program that
+# depends on it meets it: the crate packaged, and the README's examples built against the package
+# and run outside this workspace with candle at the lowest version the requirement admits and at
+# the newest published (scripts/check-candle-range.sh; target/candle-range keeps the builds, so a
+# second run compiles nothing).
 test-candle-range:
 	scripts/check-candle-range.sh
 
-# The sampling core as crates.io would receive it: `cargo package` builds the packaged crate alone.
+# The sampling core's .crate, as `cargo publish` would upload it, verified by cargo's own build.
 # --allow-dirty: the package is made from the files as they are, committed or not.
-package test-package:
+package:
 	cargo package -p sampling-lab-core --locked --allow-dirty
 
 # The sampling core's transformers parity and the exact model's kernels, compiled to wasm32 and

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Proves the candle range sampling-lab-core declares: a program that stands outside this
-# workspace and depends on the core by path, whose binaries are the core README's examples,
-# builds and runs with candle-core, candle-nn and candle-transformers at the lowest version the
-# requirement admits and at the newest one published. candle's `Tensor` and `LogitsProcessor` are
-# in the core's API, so a program on any version of the range must get one candle, the core's.
+# Proves sampling-lab-core as crates.io would receive it, and the candle range it declares: the
+# crate is packaged (`cargo package`: the files it ships, its manifest as published), and a program
+# that stands outside this workspace and depends on that package, whose binaries are the core
+# README's examples, builds and runs with candle-core, candle-nn and candle-transformers at the
+# lowest version the requirement admits and at the newest one published. candle's `Tensor` and
+# `LogitsProcessor` are in the core's API, so a program on any version of the range must get one
+# candle, the core's.
 #
-# Cheap on purpose: the program and its target directory live under target/candle-range (kept
-# between runs, so a second run builds nothing), unoptimised, without debug info.
+# Cheap on purpose: one build per candle version proves the package and the range together (the
+# package is not built a third time by `cargo package`'s own verification); the program and its
+# target directory live under target/candle-range (kept between runs, so a second run builds
+# nothing), unoptimised, without debug info.
 # `make test-candle-range`; needs cargo and the crates.io index (to find the newest candle).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,6 +41,17 @@ esac
 
 HERE=target/candle-range
 PROGRAM=$HERE/downstream
+# The package as crates.io would receive it, unpacked where the program finds it. --allow-dirty:
+# packaged from the files as they are, committed or not.
+NAME=sampling-lab-core
+VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$CORE/Cargo.toml" | head -n 1)
+cargo package -p "$NAME" --locked --allow-dirty --no-verify --quiet ||
+  die "cargo package -p $NAME fails: the crate cannot be published as it is"
+PACKAGED=$HERE/$NAME-$VERSION
+rm -rf "$PACKAGED"
+mkdir -p "$HERE"
+tar -xzf "target/package/$NAME-$VERSION.crate" -C "$HERE"
+[ -f "$PACKAGED/Cargo.toml" ] || die "the package target/package/$NAME-$VERSION.crate holds no $NAME-$VERSION/Cargo.toml"
 export CARGO_TARGET_DIR="$PWD/$HERE/target"
 rm -rf "$PROGRAM"
 mkdir -p "$PROGRAM/src/bin"
@@ -51,7 +66,7 @@ publish = false
 [workspace]
 
 [dependencies]
-sampling-lab-core = { path = "$CORE" }
+sampling-lab-core = { path = "$PWD/$PACKAGED" }
 candle-core = "$REQUIREMENT"
 serde_json = "1"
 
@@ -64,9 +79,9 @@ awk -v dir="$PROGRAM/src/bin" '
   /^```rust$/ { n++; file = sprintf("%s/readme_%d.rs", dir, n); next }
   /^```$/ { file = ""; next }
   file != "" { print > file }
-' "$CORE/README.md"
+' "$PACKAGED/README.md"
 EXAMPLES=$(find "$PROGRAM/src/bin" -name 'readme_*.rs' | sort)
-[ -n "$EXAMPLES" ] || die "$CORE/README.md has no \`\`\`rust example to run"
+[ -n "$EXAMPLES" ] || die "the package's README.md has no \`\`\`rust example to run"
 # The workspace's lock as a start: every other dependency at the version its tests ran with.
 cp Cargo.lock "$PROGRAM/Cargo.lock"
 
@@ -100,4 +115,4 @@ if [ "$LOWEST" != "$HIGHEST" ]; then
   done
   run_at "$LOWEST"
 fi
-say "sampling-lab-core's requirement \"$REQUIREMENT\" holds: candle $LOWEST (lowest) and $HIGHEST (newest)"
+say "the package $NAME-$VERSION builds and its requirement \"$REQUIREMENT\" holds: candle $LOWEST (lowest) and $HIGHEST (newest)"
