@@ -51,11 +51,20 @@ function startWorker() {
   const worker = new Worker(workerScript(script), { type: "module" });
   // A worker that crashed may still have said something (a second request that failed on its dead
   // instance): only the current one is heard, or one crash would restart the worker twice.
+  let started = false;
   worker.onmessage = ({ data }) => {
-    if (worker === page.worker) HANDLERS[data.type]?.(data);
+    if (worker !== page.worker) return;
+    started ||= data.type === Reply.started;
+    HANDLERS[data.type]?.(data);
   };
+  // A worker that fails before it starts (its scripts did not load: Firefox fires a plain Event,
+  // with no message) would fail again if restarted: the page says so and stops there.
   worker.onerror = (e) => {
-    if (worker === page.worker) crashed({ id: "error-worker", args: { detail: e.message } });
+    if (worker !== page.worker) return;
+    if (!started) {
+      setStatus("failed");
+      showError({ id: "error-worker-start" });
+    } else crashed({ id: "error-worker", args: { detail: e.message ?? e.type } });
   };
   page.worker = worker;
 }
@@ -64,6 +73,7 @@ function crashed(said) {
   page.crash = said;
   page.modelReady = false;
   page.coreReady = false;
+  setStatus("starting");
   showError({ id: page.modelWanted ? "error-restarting-model" : "error-restarting", args: { problem: said } });
   page.worker.terminate();
   startWorker();

@@ -15,7 +15,7 @@ import { launchChromium } from "../e2e/harness.js";
  * @property {(body: string, arg?: unknown) => Promise<any>} run an async function body in the
  *   page, with `arg` as `arg`; resolves to what it returns (JSON)
  * @property {(path: string) => Promise<void>} screenshot
- * @property {() => string[]} errors uncaught page errors the driver heard of
+ * @property {() => string[]} errors uncaught page errors and console errors the driver heard of
  * @property {() => Promise<void>} quit
  */
 
@@ -27,6 +27,7 @@ export async function chromium() {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
   return {
     name: "Chromium",
     goto: async (url) => { await page.goto(url); },

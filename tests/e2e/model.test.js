@@ -136,7 +136,10 @@ for (const [cause, event] of [["a panic", "sampling-lab:trap"], ["running out of
   const kept = await page.getByTestId("kept-hf").filter({ hasText: /^\d+$/ }).textContent();
   const before = { url: page.url(), params: await page.getByLabel(/generate\(\) keyword arguments/).inputValue() };
   await page.evaluate((name) => window.dispatchEvent(new Event(name)), event);
-  await page.getByTestId("error").filter({ hasText: "crashed" }).waitFor({ timeout: 120_000 });
+  // The status says the model is coming back, not that it is ready, from the moment of the crash.
+  const statusAtCrash = await page.waitForFunction(() => /crashed/.test(document.querySelector("[data-testid=error]").textContent)
+    && document.querySelector("[data-testid=model-status]").textContent, null, { timeout: 120_000 });
+  assert.notEqual(await statusAtCrash.jsonValue(), "ready");
   await waitReady(page);
   await page.getByTestId("kept-hf").filter({ hasText: exactly(kept) }).waitFor();
   // Back to work, the error line still says what happened, until the reader changes something.

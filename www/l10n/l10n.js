@@ -91,20 +91,20 @@ export function t(id, args = {}) {
     console.error(`no message ${id}`);
     return id;
   }
-  return format(found.bundle, found.message.value, args);
+  return format(found.bundle, id, found.message.value, args);
 }
 
 /** The attribute `attribute` of message `id`, as text. */
 export function tAttribute(id, attribute, args = {}) {
   const found = find(id);
   const pattern = found?.message.attributes?.[attribute];
-  return pattern ? format(found.bundle, pattern, args) : id;
+  return pattern ? format(found.bundle, `${id}.${attribute}`, pattern, args) : id;
 }
 
-function format(bundle, pattern, args) {
+function format(bundle, id, pattern, args) {
   const errors = [];
   const text = bundle.formatPattern(pattern, args, errors);
-  if (errors.length) console.error(errors);
+  if (errors.length) console.error(`message ${id}: ${errors.map((e) => e.message ?? e).join("; ")}`);
   return text;
 }
 
@@ -142,7 +142,7 @@ function apply(element) {
     element.replaceChildren(...nodes(element.dataset.l10nId, { ...args, ...named }));
   }
   for (const [attribute, pattern] of Object.entries(found.message.attributes ?? {})) {
-    if (ATTRIBUTES.includes(attribute)) element.setAttribute(attribute, format(found.bundle, pattern, args));
+    if (ATTRIBUTES.includes(attribute)) element.setAttribute(attribute, format(found.bundle, `${element.dataset.l10nId}.${attribute}`, pattern, args));
   }
 }
 

@@ -280,6 +280,7 @@ model-source-not-file = { $text } is neither a .gguf file nor a folder (end it w
 
 ## Errors the page and its workers meet, in their own words.
 error-worker = the worker failed: { $detail }
+error-worker-start = the page's worker did not start — reload the page to try again
 error-restarting = { $problem } — restarting
 error-restarting-model = { $problem } — restarting the model
 error-restarted = { $problem } — restarted: your chat, arguments and view are as they were

@@ -270,6 +270,7 @@ model-source-not-file = { $text } 既不是 .gguf 文件，也不是文件夹（
 
 ## 页面和它的 worker 遇到的错误，用它们自己的话说。
 error-worker = worker 出错：{ $detail }
+error-worker-start = 页面的 worker 未能启动——请重新加载页面再试
 error-restarting = { $problem }——正在重启
 error-restarting-model = { $problem }——正在重启模型
 error-restarted = { $problem }——已重启：对话、参数和视图都保持原样
