@@ -51,17 +51,15 @@ function startWorker() {
   const worker = new Worker(workerScript(script), { type: "module" });
   // A worker that crashed may still have said something (a second request that failed on its dead
   // instance): only the current one is heard, or one crash would restart the worker twice.
-  let started = false;
   worker.onmessage = ({ data }) => {
-    if (worker !== page.worker) return;
-    started ||= data.type === Reply.started;
-    HANDLERS[data.type]?.(data);
+    if (worker === page.worker) HANDLERS[data.type]?.(data);
   };
   // A worker that fails before it starts (its scripts did not load: Firefox fires a plain Event,
-  // with no message) would fail again if restarted: the page says so and stops there.
+  // with no message) would fail again if restarted: the page says so and stops there. Started is
+  // `page.coreReady`: set by the current worker's first reply, cleared at a crash.
   worker.onerror = (e) => {
     if (worker !== page.worker) return;
-    if (!started) {
+    if (!page.coreReady) {
       setStatus("failed");
       showError({ id: "error-worker-start" });
     } else crashed({ id: "error-worker", args: { detail: e.message ?? e.type } });
