@@ -75,7 +75,7 @@
 //                                               the model is loaded: ModelInfo, every token's
 //                                               display text by id, the exact model's threads (1
 //                                               in the single-threaded build), {fetchMs, parseMs,
-//                                               fromCache}
+//                                               fromCache}: parseMs until the download is kept too
 //   rendered    { id, rendered }                {text, ids, tokens}
 //   distribution{ id, report, source, completions }
 //                                               the `sampling-lab inspect --model` report (its

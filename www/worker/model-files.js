@@ -7,12 +7,13 @@
 // file and then reads it from Cache Storage; the one downloading broadcasts its progress.
 import { Said } from "../shared/said.js";
 
-/** The model's files; `fromCache` when every one came from Cache Storage. */
+/** The model's files; `fromCache` when every one came from Cache Storage, `stored` settled
+ * once every downloaded one is kept there. */
 export async function fetchSource(source, onProgress) {
-  if (source.kind === "bytes") return { gguf: new Uint8Array(source.bytes), fromCache: false };
+  if (source.kind === "bytes") return { gguf: new Uint8Array(source.bytes), fromCache: false, stored: Promise.resolve() };
   if (source.kind === "url") {
-    const { bytes, fromCache } = await download(source.url, { onProgress, sha256: source.sha256 });
-    return { gguf: bytes, fromCache };
+    const { bytes, fromCache, stored } = await download(source.url, { onProgress, sha256: source.sha256 });
+    return { gguf: bytes, fromCache, stored };
   }
   if (source.kind === "hub") return fetchHub(source.base, onProgress);
   throw new Said("error-model-source-unknown", { kind: JSON.stringify(source?.kind) });
@@ -32,6 +33,7 @@ async function fetchHub(base, onProgress) {
   return {
     config: config.bytes, tokenizer, tokenizerConfig, generationConfig, weights,
     fromCache: [config, ...parts].every((p) => !p || p.fromCache),
+    stored: Promise.all([config, ...parts].map((p) => p?.stored)),
   };
 }
 
@@ -40,26 +42,34 @@ const MODEL_CACHE = "sampling-lab-models-v1";
 const progressChannel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel("sampling-lab-downloads");
 
 /** The body of `url` (checked against `sha256` when given), from Cache Storage when it holds
- * it, else downloaded and stored there before any other page of the site may look. */
+ * it, else downloaded. A download is handed over as soon as it is checked, so that the model
+ * parses while Cache Storage writes it (about a second for the 98 MB model); the lock is held
+ * until the file is stored, so another page of the site that waits for it reads it from there. */
 async function download(url, { onProgress = () => {}, sha256 } = {}) {
-  if (!navigator.locks) return downloadOnce(url, onProgress, sha256);
+  const once = (checked) => downloadOnce(url, onProgress, sha256, checked);
+  if (!navigator.locks) return handedOver(once);
   // While another page holds the lock, its progress is this page's too.
   const others = ({ data }) => data.url === url && onProgress(data.loaded, data.total, true);
   progressChannel?.addEventListener("message", others);
   try {
-    return await navigator.locks.request(`sampling-lab-download ${url}`, () => downloadOnce(url, onProgress, sha256));
+    return await handedOver((checked) => navigator.locks.request(`sampling-lab-download ${url}`, () => once(checked)));
   } finally {
     progressChannel?.removeEventListener("message", others);
   }
 }
 
-async function downloadOnce(url, onProgress, sha256) {
+/** What `run` hands over early through its argument, else what it returns. */
+const handedOver = (run) => new Promise((resolve, reject) => run(resolve).then(resolve, reject));
+
+/** The file, from Cache Storage or downloaded and stored there; `checked` receives a download
+ * while it is being stored (its `stored` settles when it is). */
+async function downloadOnce(url, onProgress, sha256, checked) {
   const cache = await openCache();
   const hit = await cache?.match(url);
   if (hit) {
     // The copy is read while the server is asked whether it still has the same file.
     const [bytes, current] = await Promise.all([readCached(hit, onProgress), stillCurrent(url, hit)]);
-    if (current) return { bytes, fromCache: true };
+    if (current) return { bytes, fromCache: true, stored: Promise.resolve() };
     await cache.delete(url);
   }
   const response = await fetchOrExplain(url);
@@ -68,8 +78,11 @@ async function downloadOnce(url, onProgress, sha256) {
     progressChannel?.postMessage({ url, loaded, total });
   });
   if (sha256) await checkSha256(url, bytes, sha256);
-  await remember(url, bytes, response.headers);
-  return { bytes, fromCache: false };
+  // The write starts before the hand-over: the parse that follows holds this thread.
+  const file = { bytes, fromCache: false, stored: remember(cache, url, bytes, response.headers) };
+  checked(file);
+  await file.stored;
+  return file;
 }
 
 /** `fetch`, with what the user can do about a failure in its message. */
@@ -106,14 +119,14 @@ async function stillCurrent(url, hit) {
   }
 }
 
-/** Stores a downloaded file with the headers that say which version it is. */
-async function remember(url, bytes, headers) {
+/** Stores a downloaded file with the headers that say which version it is. Storage can be full
+ * or unavailable (private windows): the model still loads, just uncached. */
+async function remember(cache, url, bytes, headers) {
   const kept = new Headers();
   for (const name of ["content-length", "last-modified", "etag", "content-type"]) {
     if (headers.get(name) !== null) kept.set(name, headers.get(name));
   }
-  // Storage can be full or unavailable (private windows); the model still loads, just uncached.
-  try { await (await openCache())?.put(url, new Response(bytes, { headers: kept })); } catch { /* not cached */ }
+  try { await cache?.put(url, new Response(bytes, { headers: kept })); } catch { /* not cached */ }
 }
 
 export async function openCache() {

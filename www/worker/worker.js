@@ -160,6 +160,9 @@ async function load({ id, precision, source }, files) {
   lab?.free();
   lab = loaded;
   vocabulary = lab.vocabulary();
+  // Ready means kept too: a reload at once takes the model from Cache Storage. The write began
+  // before the parse and mostly ends within it.
+  await files.stored;
   const parseMs = performance.now() - started;
   const site = await shipped.model();
   loadedIsDefault = Boolean(site && source.sha256 && source.sha256.toLowerCase() === site.sha256 && precision === "exact");
