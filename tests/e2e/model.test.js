@@ -155,7 +155,7 @@ for (const [cause, event] of [["a panic", "sampling-lab:trap"], ["running out of
   assert.equal(await page.getByTestId("error").textContent(), "");
 });
 
-test("a long session does not leak: 250 inspects and 10 generations leave wasm memory within 5 %", async () => {
+test("a long session does not leak: 260 inspects and 10 generations leave wasm memory within 5 %", async () => {
   const page = await browser.browser.newPage();
   await page.goto(BASE);
   const growth = await page.evaluate(async (modelUrl) => {
@@ -164,6 +164,12 @@ test("a long session does not leak: 250 inspects and 10 generations leave wasm m
     const lab = wasm.Lab.fromGguf(new Uint8Array(await (await fetch(modelUrl)).arrayBuffer()), "exact");
     const chat = { messages: [{ role: "user", content: "How do you say thank you in Chinese?" }], answer_prefix: 'In Chinese, you can say "' };
     const params = ['{"do_sample": true, "temperature": 0.7}', '{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}'];
+    const size = () => exports.memory.buffer.byteLength;
+    // The file's copy, freed once parsed, leaves a hole of ~93 MiB under the weights that the
+    // allocator fills before it grows memory: steps held until memory grows take it up, so that
+    // anything kept from here on shows as growth.
+    const holding = [];
+    for (const start = size(); size() === start && holding.length < 2_000;) holding.push(lab.nextStep(chat));
     const round = (i) => {
       const inspected = (step, params) => {
         step.inspect(params, null);
@@ -176,12 +182,12 @@ test("a long session does not leak: 250 inspects and 10 generations leave wasm m
       generation.free();
     };
     round(0);
-    const first = exports.memory.buffer.byteLength;
-    // Of the ~230 MiB after the first round, a step's logits (192 KiB) kept by every inspect would
-    // grow it by more than 15 %, and so would a generation's steps and key-value cache (~4 MiB)
-    // kept by each.
+    const first = size();
+    // Of the ~245 MiB after the first round, the 234 steps of the rounds below, each kept rather
+    // than freed, add 18 %; the 9 generations, kept, add 47 %.
     for (let i = 1; i < 10; i++) round(i);
-    return exports.memory.buffer.byteLength / first - 1;
+    for (const step of holding) step.free();
+    return size() / first - 1;
   }, `${BASE}models/SmolLM2-135M-Instruct.Q4_1.gguf`);
   assert.ok(growth <= 0.05, `wasm memory grew by ${(100 * growth).toFixed(1)} %`);
   await page.close();
