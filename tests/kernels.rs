@@ -186,6 +186,19 @@ both! {
         }
     }
 
+    fn a_stored_q4_1_block_reads_back_every_value_of_the_files_block() {
+        // The file's order: value j is byte j's low nibble below 16, byte j − 16's high nibble above.
+        for salt in 0..64u64 {
+            let (file, _) = raw(16, salt);
+            let mut stored = [0u8; 16];
+            kernels::store_q4_1(&file, &mut stored);
+            let nibble = |j: usize| (file[j % 16] >> (4 * (j / 16))) & 0x0F;
+            for j in 0..32 {
+                assert_eq!(kernels::q4_1_value(&stored, j), nibble(j), "value {j} of {file:?}");
+            }
+        }
+    }
+
     fn every_output_is_its_rows_dot_product_in_the_contracts_order() {
         // Widths with and without a dense tail; 1 activation row (a decoded token) up to 11 (a prompt).
         for format in FORMATS {

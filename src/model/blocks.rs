@@ -26,8 +26,9 @@ const ROW_ALIGN: usize = 16;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BlockFormat {
-    /// `w = d·q + m`, q in 0..16; stored as `d: f16, m: f16, 16 bytes` (low nibbles are values
-    /// 0..16 of the block, high nibbles 16..32).
+    /// `w = d·q + m`, q in 0..16; stored as `d: f16, m: f16, 16 bytes` (in the file, low nibbles
+    /// are values 0..16 of the block, high nibbles 16..32; here as [`kernels::store_q4_1`] keeps
+    /// them).
     Q4_1,
     /// `w = d·q`, q an i8; stored as `d: f16, 32 bytes`.
     Q8_0,
@@ -119,7 +120,10 @@ impl BlockMatrix {
             for (i, f) in f.iter_mut().enumerate() {
                 *f = widened[u16::from_le_bytes([block[2 * i], block[2 * i + 1]]) as usize];
             }
-            q.copy_from_slice(&block[2 * nf..]);
+            match format {
+                BlockFormat::Q4_1 => kernels::store_q4_1(&block[2 * nf..], q),
+                _ => q.copy_from_slice(&block[2 * nf..]),
+            }
         }
         BlockMatrix {
             rows,

@@ -46,7 +46,7 @@ pub(super) unsafe trait Lanes: Copy {
     type Masks: Copy;
     fn masks() -> Self::Masks;
     /// A `Q4_1` block's 16 bytes from each row, as eight vectors: vector `i` holds the block's
-    /// values `4i..4i + 4` (low nibbles are values 0..16, high nibbles 16..32), widened exactly.
+    /// values `4i..4i + 4` (where [`q4_1_nibble`](super::q4_1_nibble) keeps them), widened exactly.
     unsafe fn q4_1(masks: Self::Masks, rows: Rows<u8>) -> [Self; 8];
     /// A `Q8_0` block's 32 bytes (i8) from each row, the same way.
     unsafe fn q8_0(masks: Self::Masks, rows: Rows<u8>) -> [Self; 8];

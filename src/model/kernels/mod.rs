@@ -51,6 +51,40 @@ pub use choice::{active, force, force_portable, Kernels};
 /// Values per quantization block in both formats.
 pub const BLOCK: usize = 32;
 
+/// Where value `j` (0..32) of a stored `Q4_1` block is: its byte and the shift of its nibble.
+///
+/// Natively the file's order (low nibbles are values 0..16, high nibbles 16..32). The wasm build
+/// stores each block's nibbles so that the four bytes of 32-bit lane `k` hold values `k, 4 + k,
+/// …, 28 + k`, nibble `p` of the lane being value `4p + k`: simd128 then widens a block's eight
+/// vectors with a shift and a mask each, where the file's order needs two widening steps, and
+/// V8 a zero register for each high half. Only where each integer sits changes, never a value.
+#[inline(always)]
+pub const fn q4_1_nibble(j: usize) -> (usize, u32) {
+    if cfg!(target_arch = "wasm32") {
+        (4 * (j % 4) + j / 8, 4 * ((j / 4) % 2) as u32)
+    } else {
+        (j % 16, 4 * (j / 16) as u32)
+    }
+}
+
+/// Value `j` of a stored `Q4_1` block (see [`q4_1_nibble`]).
+#[inline(always)]
+pub fn q4_1_value(quants: &[u8], j: usize) -> u8 {
+    let (byte, shift) = q4_1_nibble(j);
+    (quants[byte] >> shift) & 0x0F
+}
+
+/// A `Q4_1` block's 16 bytes of integers as the file has them, in the order the kernels read
+/// ([`q4_1_nibble`]).
+pub fn store_q4_1(file: &[u8], out: &mut [u8]) {
+    out.fill(0);
+    for j in 0..BLOCK {
+        let value = (file[j % 16] >> (4 * (j / 16))) & 0x0F;
+        let (byte, shift) = q4_1_nibble(j);
+        out[byte] |= value << shift;
+    }
+}
+
 /// `out[j] = (q[j] as i8) · d` for one block.
 #[inline]
 pub fn dequantize_q8_0(d: f32, quants: &[u8], out: &mut [f32]) {
@@ -61,7 +95,7 @@ pub fn dequantize_q8_0(d: f32, quants: &[u8], out: &mut [f32]) {
     portable::dequantize_q8_0(d, quants, out)
 }
 
-/// `out[j] = q[j]·d + m` for one block (low nibbles are values 0..16, high nibbles 16..32).
+/// `out[j] = q[j]·d + m` for one block, its integers as [`store_q4_1`] keeps them.
 #[inline]
 pub fn dequantize_q4_1(d: f32, m: f32, quants: &[u8], out: &mut [f32]) {
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -78,8 +112,8 @@ pub fn q8_0_product(d: &[f32], quants: &[u8], cols: usize, xs: &[f32], out: &mut
     active().q8_0_product(d, quants, cols, xs, out)
 }
 
-/// The same for `Q4_1` rows (factors `d, m` per block); `sums[t·blocks + b]` is the sum of
-/// activation row `t` over block `b`.
+/// The same for `Q4_1` rows (factors `d, m` per block, integers as [`store_q4_1`] keeps them);
+/// `sums[t·blocks + b]` is the sum of activation row `t` over block `b`.
 #[inline]
 pub fn q4_1_product(dm: &[f32], quants: &[u8], cols: usize, xs: &[f32], sums: &[f32], out: &mut [f32]) {
     active().q4_1_product(dm, quants, cols, xs, sums, out)

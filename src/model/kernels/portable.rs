@@ -3,7 +3,7 @@
 //! changing a single rounding. The reference the other instruction sets are tested against.
 
 use super::lanes::{sum_stored, Lanes, Rows};
-use super::BLOCK;
+use super::{q4_1_value, BLOCK};
 
 /// The contract's four lanes of one row.
 #[derive(Clone, Copy)]
@@ -67,12 +67,7 @@ unsafe impl Lanes for Four {
     unsafe fn q4_1(_: (), rows: Rows<u8>) -> [Self; 8] {
         // SAFETY: 16 bytes (the caller's promise).
         let q = unsafe { rows[0].cast::<[u8; 16]>().read_unaligned() };
-        std::array::from_fn(|i| {
-            Four(std::array::from_fn(|l| match 4 * i + l {
-                j @ 0..16 => (q[j] & 0x0F) as f32,
-                j => (q[j - 16] >> 4) as f32,
-            }))
-        })
+        std::array::from_fn(|i| Four(std::array::from_fn(|l| q4_1_value(&q, 4 * i + l) as f32)))
     }
 
     #[inline(always)]
@@ -98,9 +93,8 @@ pub fn dequantize_q8_0(d: f32, quants: &[u8], out: &mut [f32]) {
 }
 
 pub fn dequantize_q4_1(d: f32, m: f32, quants: &[u8], out: &mut [f32]) {
-    for (j, &q) in quants.iter().enumerate() {
-        out[j] = (q & 0x0F) as f32 * d + m;
-        out[j + BLOCK / 2] = (q >> 4) as f32 * d + m;
+    for (j, y) in out[..BLOCK].iter_mut().enumerate() {
+        *y = q4_1_value(quants, j) as f32 * d + m;
     }
 }
 

@@ -1,8 +1,9 @@
 //! The kernels in explicit wasm SIMD (`+simd128`, every wasm build of this crate): what the page
 //! runs. One row's four lanes per `v128`; the products are [`rows`](super::rows) and
 //! [`blocked`](super::blocked) over [`Lanes`], so the same contract and the same bits as
-//! [`super::portable`]. A block's bytes become lanes by extending them twice (u8 → u16 → u32),
-//! which keeps them in order.
+//! [`super::portable`]. A `Q8_0` block's bytes become lanes by extending them twice (i8 → i16 →
+//! i32), which keeps them in order; a `Q4_1` block's, stored for this build
+//! ([`super::q4_1_nibble`]), by a shift and a mask per vector.
 
 use super::lanes::{sum_stored, Lanes, Rows};
 use core::arch::wasm32::*;
@@ -12,18 +13,6 @@ fn load_bytes(q: &[u8]) -> v128 {
     assert!(q.len() >= 16);
     // SAFETY: 16 bytes in bounds (checked above), unaligned load.
     unsafe { v128_load(q.as_ptr() as *const v128) }
-}
-
-/// 16 unsigned bytes as four vectors of i32 lanes, in order.
-#[inline(always)]
-fn widen_u8(bytes: v128) -> [v128; 4] {
-    let (a, b) = (u16x8_extend_low_u8x16(bytes), u16x8_extend_high_u8x16(bytes));
-    [
-        u32x4_extend_low_u16x8(a),
-        u32x4_extend_high_u16x8(a),
-        u32x4_extend_low_u16x8(b),
-        u32x4_extend_high_u16x8(b),
-    ]
 }
 
 /// 16 signed bytes as four vectors of i32 lanes, in order.
@@ -67,10 +56,27 @@ pub fn dequantize_q8_0(d: f32, quants: &[u8], out: &mut [f32]) {
 }
 
 pub fn dequantize_q4_1(d: f32, m: f32, quants: &[u8], out: &mut [f32]) {
-    let bytes = load_bytes(quants);
+    let ints = nibbles(load_bytes(quants), u32x4_splat(0x0F));
     let (d, m) = (f32x4_splat(d), f32x4_splat(m));
-    store16(widen_u8(v128_and(bytes, u8x16_splat(0x0F))), d, Some(m), out, 0);
-    store16(widen_u8(u8x16_shr(bytes, 4)), d, Some(m), out, 16);
+    for (p, ints) in ints.into_iter().enumerate() {
+        store(out, 4 * p, scaled(ints, d, Some(m)));
+    }
+}
+
+/// A stored `Q4_1` block's eight vectors of integers (`super::q4_1_nibble`: nibble `p` of 32-bit
+/// lane `k` is value `4p + k`): the lanes shifted right by `4p` and masked.
+#[inline(always)]
+fn nibbles(bytes: v128, low: v128) -> [v128; 8] {
+    [
+        v128_and(bytes, low),
+        v128_and(u32x4_shr(bytes, 4), low),
+        v128_and(u32x4_shr(bytes, 8), low),
+        v128_and(u32x4_shr(bytes, 12), low),
+        v128_and(u32x4_shr(bytes, 16), low),
+        v128_and(u32x4_shr(bytes, 20), low),
+        v128_and(u32x4_shr(bytes, 24), low),
+        u32x4_shr(bytes, 28),
+    ]
 }
 
 /// One row's four lanes.
@@ -126,22 +132,20 @@ unsafe impl Lanes for Simd {
         Simd(unsafe { v128_load32_splat(rows[0] as *const u32) })
     }
 
-    /// The low-nibble mask, opaque to the compiler so that it stays a value, not a constant.
+    /// The low nibble of each 32-bit lane, opaque to the compiler so that it stays a value, not
+    /// a constant.
     type Masks = v128;
 
     #[inline(always)]
     fn masks() -> v128 {
-        std::hint::black_box(u8x16_splat(0x0F))
+        std::hint::black_box(u32x4_splat(0x0F))
     }
 
     #[inline(always)]
-    unsafe fn q4_1(nibble: v128, rows: Rows<u8>) -> [Self; 8] {
+    unsafe fn q4_1(low: v128, rows: Rows<u8>) -> [Self; 8] {
         // SAFETY: 16 bytes (the caller's promise).
         let bytes = unsafe { v128_load(rows[0] as *const v128) };
-        // A 16-bit shift and the mask: wasm's 8-bit shift costs V8 a mask of its own.
-        let low = widen_u8(v128_and(bytes, nibble));
-        let high = widen_u8(v128_and(u16x8_shr(bytes, 4), nibble));
-        std::array::from_fn(|i| Simd(f32x4_convert_i32x4(if i < 4 { low[i] } else { high[i - 4] })))
+        nibbles(bytes, low).map(|ints| Simd(f32x4_convert_i32x4(ints)))
     }
 
     #[inline(always)]
