@@ -60,7 +60,7 @@ pub const BLOCK: usize = 32;
 /// V8 a zero register for each high half. Only where each integer sits changes, never a value.
 #[inline(always)]
 pub const fn q4_1_nibble(j: usize) -> (usize, u32) {
-    if cfg!(target_arch = "wasm32") {
+    if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
         (4 * (j % 4) + j / 8, 4 * ((j / 4) % 2) as u32)
     } else {
         (j % 16, 4 * (j / 16) as u32)
@@ -75,14 +75,14 @@ pub fn q4_1_value(quants: &[u8], j: usize) -> u8 {
 }
 
 /// A `Q4_1` block's 16 bytes of integers as the file has them, in the order the kernels read
-/// ([`q4_1_nibble`]).
+/// ([`q4_1_nibble`]). Every block of a model goes through here while it loads: in wasm two
+/// shuffles of its nibbles, natively a copy.
+#[inline]
 pub fn store_q4_1(file: &[u8], out: &mut [u8]) {
-    out.fill(0);
-    for j in 0..BLOCK {
-        let value = (file[j % 16] >> (4 * (j / 16))) & 0x0F;
-        let (byte, shift) = q4_1_nibble(j);
-        out[byte] |= value << shift;
-    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    simd128::store_q4_1(file, out);
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    out.copy_from_slice(file);
 }
 
 /// `out[j] = (q[j] as i8) · d` for one block.

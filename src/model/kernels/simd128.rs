@@ -63,6 +63,20 @@ pub fn dequantize_q4_1(d: f32, m: f32, quants: &[u8], out: &mut [f32]) {
     }
 }
 
+/// A `Q4_1` block's integers from the file's order (value `j` is nibble `j % 16` of the low
+/// nibbles, then of the high ones) into this build's (`super::q4_1_nibble`): stored byte
+/// `4k + m` holds value `8m + k` in its low nibble and `8m + 4 + k` in its high one.
+pub fn store_q4_1(file: &[u8], out: &mut [u8]) {
+    assert!(out.len() >= 16);
+    let bytes = load_bytes(file);
+    let (low, high) = (v128_and(bytes, u8x16_splat(0x0F)), u8x16_shr(bytes, 4));
+    let first = i8x16_shuffle::<0, 8, 16, 24, 1, 9, 17, 25, 2, 10, 18, 26, 3, 11, 19, 27>(low, high);
+    let second = i8x16_shuffle::<4, 12, 20, 28, 5, 13, 21, 29, 6, 14, 22, 30, 7, 15, 23, 31>(low, high);
+    // Each byte of `second` is below 16: a 16-bit shift moves no bits into the next byte.
+    // SAFETY: 16 bytes in bounds (checked above); v128_store has no alignment requirement.
+    unsafe { v128_store(out.as_mut_ptr() as *mut v128, v128_or(first, u16x8_shl(second, 4))) }
+}
+
 /// A stored `Q4_1` block's eight vectors of integers (`super::q4_1_nibble`: nibble `p` of 32-bit
 /// lane `k` is value `4p + k`): the lanes shifted right by `4p` and masked.
 #[inline(always)]
