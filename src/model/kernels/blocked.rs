@@ -98,10 +98,23 @@ pub(super) unsafe fn quantized<V: Lanes, const T: usize>(rows: Quantized, cols: 
                 }
                 t += T;
             }
-            for t in t..tokens {
+            // The fewer than `T` tokens left go through narrower micro-kernels (4, 2, 1 tokens):
+            // one token at a time, each block of the panel would be loaded again per token.
+            while t < tokens {
                 // SAFETY: as above.
-                let [acc] = unsafe { micro::<V, 1>(panel.as_ptr(), packed.as_ptr().add(t * BLOCK), tile, blocks) };
-                store(t, acc, out);
+                let x = unsafe { packed.as_ptr().add(t * BLOCK) };
+                // SAFETY: as above.
+                let accs: &[V] = unsafe {
+                    match tokens - t {
+                        4.. => &micro::<V, 4>(panel.as_ptr(), x, tile, blocks),
+                        2..=3 => &micro::<V, 2>(panel.as_ptr(), x, tile, blocks),
+                        _ => &micro::<V, 1>(panel.as_ptr(), x, tile, blocks),
+                    }
+                };
+                for (i, acc) in accs.iter().enumerate() {
+                    store(t + i, *acc, out);
+                }
+                t += accs.len();
             }
         }
     }
@@ -129,9 +142,13 @@ unsafe fn widen<V: Lanes>(rows: Quantized, first: usize, last: usize, cols: usiz
                     V::splat_rows(rows_at(d.as_ptr(), first, last, blocks, b)),
                 ),
             };
-            for (i, w) in w.into_iter().chain([d]).enumerate() {
-                w.store(p.add(b * step + i * V::WIDTH));
+            // Nine plain stores: an iterator over the vectors made the compiler spill them to
+            // the stack and copy them in a loop.
+            let at = p.add(b * step);
+            for (i, w) in w.iter().enumerate() {
+                w.store(at.add(i * V::WIDTH));
             }
+            d.store(at.add(8 * V::WIDTH));
         }
     }
 }
