@@ -7,8 +7,8 @@
 //! [`generation`] (sessions, branches, the speculative loop) → the edges: the `sampling-lab`
 //! command (`main.rs`) and `wasm` (wasm32 only, the `wasm-bindgen` API the worker calls).
 //! [`logits_file`] reads logits from disk or bytes, [`step_file`] a step a writer ships beside
-//! their post; [`untrusted`] is every entry point for
-//! outside input, as the fuzzers drive it. Without the `model` feature (on by default) the crate is
+//! their post; [`text`] says why one of them, or a request, cannot be used, in each language
+//! of the catalogs; [`untrusted`] is every entry point for outside input, as the fuzzers drive it. Without the `model` feature (on by default) the crate is
 //! the sampling core's wasm edge alone: the page's first, small download.
 
 // The threaded wasm build's pool waits with memory.atomic.wait32, whose intrinsic is not stable
@@ -24,6 +24,7 @@ pub mod logits_file;
 #[cfg(feature = "model")]
 pub mod model;
 pub mod step_file;
+pub mod text;
 #[cfg(feature = "model")]
 pub mod untrusted;
 

@@ -2,18 +2,40 @@
 //! [`to_npy`] writes) or a JSON array of numbers. Whether they can be inspected (empty, NaN, +inf) is the core's to say
 //! (`Inspection::new`).
 
-use sampling_lab_core::SamplingError;
+use crate::text::{Explain, Said};
+use sampling_lab_core::Message;
+
+/// Why bytes are not one step's logits: a sentence of the catalogs (`logits-file-*`), in English
+/// when shown as text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogitsFileError(pub Message);
+
+impl Explain for LogitsFileError {
+    fn said(&self) -> Said {
+        Said::Message(self.0.clone())
+    }
+}
+
+impl std::fmt::Display for LogitsFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.explain(sampling_lab_core::Lang::En))
+    }
+}
+
+impl std::error::Error for LogitsFileError {}
+
+/// Not logits, as message `id` says.
+fn refuse(id: &'static str) -> LogitsFileError {
+    LogitsFileError(Message::new(id))
+}
 
 /// Parses `bytes` as `.npy` when they start with the npy magic, as JSON otherwise.
-pub fn parse_logits(bytes: &[u8]) -> Result<Vec<f32>, SamplingError> {
+pub fn parse_logits(bytes: &[u8]) -> Result<Vec<f32>, LogitsFileError> {
     if bytes.starts_with(b"\x93NUMPY") {
         parse_npy(bytes)
     } else {
-        let values: Vec<f64> = serde_json::from_slice(bytes).map_err(|e| {
-            SamplingError::Invalid(format!(
-                "logits are neither a .npy file nor a JSON array of numbers: {e}"
-            ))
-        })?;
+        let values: Vec<f64> =
+            serde_json::from_slice(bytes).map_err(|e| LogitsFileError(Message::json("logits-file-neither", &e)))?;
         Ok(values.into_iter().map(|v| v as f32).collect())
     }
 }
@@ -34,8 +56,8 @@ pub fn to_npy(values: &[f32]) -> Vec<u8> {
     bytes
 }
 
-fn parse_npy(bytes: &[u8]) -> Result<Vec<f32>, SamplingError> {
-    let truncated = || SamplingError::invalid("truncated .npy file");
+fn parse_npy(bytes: &[u8]) -> Result<Vec<f32>, LogitsFileError> {
+    let truncated = || refuse("logits-file-npy-truncated");
     let major = *bytes.get(6).ok_or_else(truncated)?;
     let (header_len, start) = match major {
         1 => (
@@ -46,43 +68,44 @@ fn parse_npy(bytes: &[u8]) -> Result<Vec<f32>, SamplingError> {
             u32::from_le_bytes(le_bytes(bytes, 8).ok_or_else(truncated)?) as usize,
             12,
         ),
-        v => return Err(SamplingError::Invalid(format!("unsupported .npy version {v}"))),
+        v => {
+            return Err(LogitsFileError(
+                Message::new("logits-file-npy-version").verbatim("version", v.to_string()),
+            ))
+        }
     };
     // A claimed length past the file is a truncated file, also where adding it would overflow.
     let data_start = start.checked_add(header_len).ok_or_else(truncated)?;
     let header = std::str::from_utf8(bytes.get(start..data_start).ok_or_else(truncated)?)
-        .map_err(|_| SamplingError::invalid("the .npy header is not text"))?;
-    let descr = header_value(header, "descr").ok_or_else(|| SamplingError::invalid("the .npy header has no descr"))?;
+        .map_err(|_| refuse("logits-file-npy-header-text"))?;
+    let descr = header_value(header, "descr").ok_or_else(|| refuse("logits-file-npy-no-descr"))?;
     if descr != "'<f4'" {
-        return Err(SamplingError::Invalid(format!(
-            "logits must be float32 ('<f4'), this .npy holds {descr}"
-        )));
+        return Err(LogitsFileError(
+            Message::new("logits-file-npy-dtype").verbatim("descr", descr),
+        ));
     }
     if header_value(header, "fortran_order") != Some("False") {
-        return Err(SamplingError::invalid("Fortran-ordered .npy files are not supported"));
+        return Err(refuse("logits-file-npy-fortran"));
     }
-    let shape = header_value(header, "shape").ok_or_else(|| SamplingError::invalid("the .npy header has no shape"))?;
+    let shape = header_value(header, "shape").ok_or_else(|| refuse("logits-file-npy-no-shape"))?;
+    let with_shape = |id| LogitsFileError(Message::new(id).verbatim("shape", shape));
     let dims: Vec<usize> = shape
         .trim_matches(|c| c == '(' || c == ')')
         .split(',')
         .filter(|s| !s.trim().is_empty())
-        .map(|s| {
-            s.trim()
-                .parse()
-                .map_err(|_| SamplingError::Invalid(format!("bad .npy shape {shape}")))
-        })
+        .map(|s| s.trim().parse().map_err(|_| with_shape("logits-file-npy-shape")))
         .collect::<Result<_, _>>()?;
     let [len] = dims[..] else {
-        return Err(SamplingError::Invalid(format!(
-            "logits must be 1-D (one step over the vocabulary), this .npy has shape {shape}"
-        )));
+        return Err(with_shape("logits-file-npy-not-1d"));
     };
     let data = &bytes[data_start..];
     if len.checked_mul(4) != Some(data.len()) {
-        return Err(SamplingError::Invalid(format!(
-            "the .npy data holds {} bytes, shape {shape} needs {len} × 4",
-            data.len()
-        )));
+        return Err(LogitsFileError(
+            Message::new("logits-file-npy-size")
+                .count("bytes", data.len())
+                .verbatim("shape", shape)
+                .verbatim("len", len.to_string()),
+        ));
     }
     Ok(data
         .chunks_exact(4)

@@ -149,3 +149,73 @@ fn every_step_file_refusal_is_a_page_message() {
     let missing: Vec<_> = ids.iter().filter(|id| !catalog.contains_key(**id)).collect();
     assert!(missing.is_empty(), "www/locales/en/page.ftl lacks {missing:?}");
 }
+
+/// The crate's own catalog (locales/<lang>/app.ftl: why a model file, a logits file or a request
+/// cannot be used) in `lang`.
+fn app_catalog(lang: &str) -> Shape {
+    let file = Path::new(ROOT).join("locales").join(lang).join("app.ftl");
+    shape(&file.display().to_string(), &std::fs::read_to_string(&file).unwrap())
+}
+
+#[test]
+fn every_app_message_exists_in_chinese_with_the_same_arguments() {
+    let english = app_catalog("en");
+    assert!(
+        english.len() > 60,
+        "the crate's catalog was read: {} messages",
+        english.len()
+    );
+    let wrong = differences(&english, &app_catalog("zh-Hans"));
+    assert!(wrong.is_empty(), "locales/zh-Hans/app.ftl:\n{}", wrong.join("\n"));
+}
+
+/// Every `.rs` file under `dir`.
+fn rust_sources(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(rust_sources(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// The crate's messages are the string literals that start as its catalog's sections do (a
+/// command-line flag, `--generation-config`, is not one).
+fn is_app_id(text: &str) -> bool {
+    ["model-", "generation-", "logits-file-"]
+        .iter()
+        .any(|p| text.starts_with(p))
+        && text
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && text != "generation-config"
+}
+
+#[test]
+fn every_message_the_crate_names_is_in_its_catalog_and_every_one_there_is_named() {
+    let catalog = app_catalog("en");
+    let mut named = BTreeSet::new();
+    for file in rust_sources(&Path::new(ROOT).join("src")) {
+        let source = std::fs::read_to_string(&file).unwrap();
+        named.extend(
+            source
+                .split('"')
+                .skip(1)
+                .step_by(2)
+                .filter(|s| is_app_id(s))
+                .map(str::to_string),
+        );
+    }
+    assert!(named.len() > 60, "the crate's messages were read: {}", named.len());
+    let missing: Vec<_> = named.iter().filter(|id| !catalog.contains_key(*id)).collect();
+    assert!(missing.is_empty(), "locales/en/app.ftl lacks {missing:?}");
+    let unsaid: Vec<_> = catalog.keys().filter(|id| !named.contains(*id)).collect();
+    assert!(
+        unsaid.is_empty(),
+        "locales/en/app.ftl says what no code names: {unsaid:?}"
+    );
+}

@@ -15,8 +15,11 @@ pub use sampling_lab_core::ColumnName;
 pub use session::{Finish, Prefill, Session, Step};
 pub use step_logits::{StepLogits, StepReport};
 
+use crate::logits_file::LogitsFileError;
 use crate::model::{Model, ModelError};
-use sampling_lab_core::SamplingError;
+use crate::step_file::StepFileError;
+use crate::text::{Explain, Said};
+use sampling_lab_core::{Message, SamplingError};
 use serde_json::{Map, Value};
 
 /// What a generation refuses or meets, typed; the edges turn it into text once.
@@ -26,14 +29,32 @@ pub enum GenerationError {
     Sampling(#[from] SamplingError),
     #[error(transparent)]
     Model(#[from] ModelError),
-    /// A request that does not fit the run: a step that does not exist, a block of no tokens.
-    #[error("{0}")]
-    Invalid(String),
+    #[error(transparent)]
+    LogitsFile(#[from] LogitsFileError),
+    #[error(transparent)]
+    StepFile(#[from] StepFileError),
+    /// A request that does not fit the run: a step that does not exist, a block of no tokens (a
+    /// sentence of the catalogs, `generation-*`).
+    #[error("{}", crate::text::render(.0, sampling_lab_core::Lang::En))]
+    Invalid(Message),
 }
 
 impl GenerationError {
-    pub fn invalid(message: impl Into<String>) -> Self {
-        GenerationError::Invalid(message.into())
+    pub fn invalid(message: Message) -> Self {
+        GenerationError::Invalid(message)
+    }
+}
+
+impl Explain for GenerationError {
+    fn said(&self) -> Said {
+        match self {
+            GenerationError::Sampling(e) => e.said(),
+            GenerationError::Model(e) => e.said(),
+            GenerationError::LogitsFile(e) => e.said(),
+            // The page says a step file's problem from its own catalog (`step-file-*`).
+            GenerationError::StepFile(e) => Said::Verbatim(e.to_string()),
+            GenerationError::Invalid(message) => Said::Message(message.clone()),
+        }
     }
 }
 

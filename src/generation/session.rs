@@ -7,6 +7,7 @@ use super::sampler::Sampler;
 use super::GenerationError;
 use super::StepLogits;
 use crate::model::{KvCache, Model};
+use sampling_lab_core::Message;
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -158,9 +159,11 @@ impl Session {
         self.check_step(index)?;
         let vocab = self.step_logits[index].len();
         if token as usize >= vocab {
-            return Err(GenerationError::Invalid(format!(
-                "token {token} is outside the vocabulary of {vocab}"
-            )));
+            return Err(GenerationError::invalid(
+                Message::new("generation-token-outside")
+                    .verbatim("token", token.to_string())
+                    .count("vocab", vocab),
+            ));
         }
         let saved = self.cut(index)?;
         self.branches.push(saved);
@@ -174,10 +177,11 @@ impl Session {
     /// its steps are returned.
     pub fn restore(&mut self, number: usize) -> Result<&[Step], GenerationError> {
         if number >= self.branches.len() {
-            return Err(GenerationError::Invalid(format!(
-                "branch {number} does not exist: there are {}",
-                self.branches.len()
-            )));
+            return Err(GenerationError::invalid(
+                Message::new("generation-branch-missing")
+                    .verbatim("number", number.to_string())
+                    .count("count", self.branches.len()),
+            ));
         }
         let fork = self.branches[number].fork;
         let current = self.cut(fork)?;
@@ -213,10 +217,11 @@ impl Session {
         if index < self.steps() {
             return Ok(());
         }
-        Err(GenerationError::Invalid(format!(
-            "step {index} does not exist: {} tokens were generated",
-            self.steps()
-        )))
+        Err(GenerationError::invalid(
+            Message::new("generation-step-missing")
+                .verbatim("index", index.to_string())
+                .count("count", self.steps()),
+        ))
     }
 
     /// The branches left behind, in the order they were left.

@@ -3,6 +3,7 @@
 
 use super::error::{ModelError, Result};
 use minijinja::{Environment, Error, ErrorKind};
+use sampling_lab_core::Message as Sentence;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -76,8 +77,9 @@ impl ChatTemplate {
                 Err(Error::new(ErrorKind::InvalidOperation, message))
             },
         );
-        env.add_template_owned(NAME, source.to_string())
-            .map_err(|e| ModelError::Invalid(format!("the chat template does not parse: {e}")))?;
+        env.add_template_owned(NAME, source.to_string()).map_err(|e| {
+            ModelError::Invalid(Sentence::new("model-template-parse").verbatim("detail", e.to_string()))
+        })?;
         Ok(ChatTemplate {
             env,
             bos_token: bos_token.into(),
@@ -96,15 +98,17 @@ impl ChatTemplate {
                 eos_token => &self.eos_token,
             })
             .map_err(|e| match e.kind() {
-                ErrorKind::OutOfFuel => ModelError::Invalid(format!(
-                    "the chat template ran past {FUEL} instructions (does it loop?); it was stopped"
-                )),
-                _ => ModelError::Invalid(format!("the chat template failed: {e}")),
+                ErrorKind::OutOfFuel => {
+                    ModelError::Invalid(Sentence::new("model-template-fuel").count("fuel", FUEL as usize))
+                }
+                _ => ModelError::Invalid(Sentence::new("model-template-failed").verbatim("detail", e.to_string())),
             })
             .and_then(|text| match text.len() {
-                n if n > MAX_RENDERED => Err(ModelError::Invalid(format!(
-                    "the chat template rendered {n} bytes, more than the {MAX_RENDERED} a prompt may have"
-                ))),
+                n if n > MAX_RENDERED => Err(ModelError::Invalid(
+                    Sentence::new("model-template-too-long")
+                        .count("bytes", n)
+                        .count("max", MAX_RENDERED),
+                )),
                 _ => Ok(text),
             })
     }
@@ -112,7 +116,7 @@ impl ChatTemplate {
     /// A chat's messages rendered with the generation prompt; the answer prefix is not included.
     pub fn conversation(&self, chat: &Chat) -> Result<String> {
         if chat.messages.is_empty() {
-            return Err(ModelError::Invalid("a chat needs at least one message".into()));
+            return Err(ModelError::Invalid(Sentence::new("model-chat-empty")));
         }
         self.render(&chat.all_messages(), true)
     }

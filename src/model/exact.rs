@@ -12,6 +12,7 @@ use super::blocks::BlockMatrix;
 use super::error::{ModelError, Result};
 use super::hyper::{Hyper, HF_LAYER_TENSORS};
 use candle_core::{DType, Tensor};
+use sampling_lab_core::Message;
 use std::collections::HashMap;
 
 /// Positions the exact runner builds rotary tables for: a file's claimed context length never
@@ -211,10 +212,11 @@ impl ExactLlama {
     /// The hidden states of `ids` after the last layer, `[n][hidden]`.
     fn hidden_states(&self, cache: &mut ExactCache, ids: &[u32], pos: usize) -> Result<Vec<f32>> {
         if pos + ids.len() > self.cos.len() / (self.hp.hidden / self.hp.heads / 2) {
-            return Err(ModelError::Invalid(format!(
-                "positions {pos}..{} are past the rotary tables",
-                pos + ids.len()
-            )));
+            return Err(ModelError::Invalid(
+                Message::new("model-rotary-past")
+                    .verbatim("from", pos.to_string())
+                    .verbatim("to", (pos + ids.len()).to_string()),
+            ));
         }
         let eps = self.hp.rms_norm_eps as f32;
         let rows: Vec<usize> = ids.iter().map(|&i| i as usize).collect();
@@ -266,15 +268,16 @@ fn add_in_place(x: &mut [f32], y: &[f32]) {
 fn check_shapes(weights: &HashMap<String, Weight>, hp: &Hyper) -> Result<()> {
     for (name, shape) in hp.expected_hf_tensors() {
         let w = weights.get(&name).ok_or_else(|| {
-            ModelError::Missing(format!(
-                "the weights have no tensor `{name}`, which a llama model needs"
-            ))
+            ModelError::Missing(Message::new("model-weights-tensor-missing").verbatim("name", name.as_str()))
         })?;
         let dims = w.dims();
         if dims != shape {
-            return Err(ModelError::Missing(format!(
-                "tensor `{name}` has shape {dims:?}; the configuration implies {shape:?}"
-            )));
+            return Err(ModelError::Missing(
+                Message::new("model-weights-tensor-shape")
+                    .verbatim("name", name.as_str())
+                    .verbatim("shape", format!("{dims:?}"))
+                    .verbatim("implied", format!("{shape:?}")),
+            ));
         }
     }
     Ok(())

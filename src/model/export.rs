@@ -5,6 +5,7 @@ use super::error::{ModelError, Result};
 use super::gguf::GgufFile;
 use super::hub::HubFiles;
 use candle_core::{DType, Tensor};
+use sampling_lab_core::Message;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -12,9 +13,9 @@ use std::collections::BTreeMap;
 /// `BF16` or `F16`). There is no `generation_config.json`: a GGUF carries none.
 pub fn hub_files_from_gguf(bytes: &[u8], dtype: DType) -> Result<HubFiles> {
     if !matches!(dtype, DType::F32 | DType::BF16 | DType::F16) {
-        return Err(ModelError::Invalid(format!(
-            "weights can be written as f32, bf16 or f16, not {dtype:?}"
-        )));
+        return Err(ModelError::Invalid(
+            Message::new("model-export-dtype").verbatim("dtype", format!("{dtype:?}")),
+        ));
     }
     let file = GgufFile::parse(bytes)?;
     let tokenizer = file.tokenizer()?;
@@ -66,7 +67,8 @@ fn safetensors(tensors: std::collections::HashMap<String, Tensor>, dtype: DType)
         .into_iter()
         .map(|(name, t)| t.to_dtype(dtype).map(|t| (name, t)))
         .collect::<candle_core::Result<BTreeMap<_, _>>>()?;
-    ::safetensors::serialize(&tensors, None).map_err(|e| ModelError::Invalid(format!("writing safetensors: {e}")))
+    ::safetensors::serialize(&tensors, None)
+        .map_err(|e| ModelError::Invalid(Message::new("model-writing-safetensors").verbatim("detail", e.to_string())))
 }
 
 fn to_bytes(value: &Value) -> Vec<u8> {

@@ -5,11 +5,12 @@ use super::blocks::BlockMatrix;
 use super::error::{ModelError, Result};
 use super::exact::Weight;
 use super::hyper::{Hyper, HF_LAYER_TENSORS};
-use super::tokenizer::TextTokenizer;
+use super::tokenizer::{missing_key, TextTokenizer};
 use candle_core::quantized::gguf_file::{Content, Value};
 use candle_core::quantized::GgmlDType;
 use candle_core::{Device, Tensor};
 use candle_transformers::models::quantized_llama::ModelWeights;
+use sampling_lab_core::Message;
 use std::collections::HashMap;
 use std::io::Cursor;
 
@@ -56,9 +57,9 @@ impl<'a> GgufFile<'a> {
     fn check_architecture(&self) -> Result<()> {
         let arch = self.string("general.architecture").unwrap_or_default();
         if arch != "llama" {
-            return Err(ModelError::WrongArchitecture(format!(
-                "the GGUF holds a `{arch}` model; sampling-lab runs llama-architecture models such as SmolLM2"
-            )));
+            return Err(ModelError::WrongArchitecture(
+                Message::new("model-gguf-architecture").verbatim("arch", arch),
+            ));
         }
         Ok(())
     }
@@ -80,16 +81,20 @@ impl<'a> GgufFile<'a> {
             match end {
                 Some(end) if end <= file_len => {}
                 Some(end) => {
-                    return Err(ModelError::Truncated(format!(
-                    "the GGUF file is truncated: tensor `{name}` ends at byte {end} but the file has {file_len} bytes"
-                )))
+                    return Err(ModelError::Truncated(
+                        Message::new("model-gguf-tensor-truncated")
+                            .verbatim("name", name.as_str())
+                            .count("end", end as usize)
+                            .count("size", file_len as usize),
+                    ))
                 }
                 None => {
-                    return Err(ModelError::Invalid(format!(
-                        "GGUF tensor `{name}` claims shape {:?} of {:?}, which no file can hold",
-                        info.shape.dims(),
-                        info.ggml_dtype
-                    )))
+                    return Err(ModelError::Invalid(
+                        Message::new("model-gguf-tensor-impossible")
+                            .verbatim("name", name.as_str())
+                            .verbatim("shape", format!("{:?}", info.shape.dims()))
+                            .verbatim("dtype", format!("{:?}", info.ggml_dtype)),
+                    ))
                 }
             }
         }
@@ -100,20 +105,23 @@ impl<'a> GgufFile<'a> {
         let hp = self.hyper()?;
         let tensors = self.content.tensor_infos.len();
         if hp.layers > tensors / GGUF_LAYER_TENSORS.len() {
-            return Err(ModelError::Missing(format!(
-                "the GGUF claims {} layers but holds only {tensors} tensors",
-                hp.layers
-            )));
+            return Err(ModelError::Missing(
+                Message::new("model-gguf-too-few-tensors")
+                    .count("layers", hp.layers)
+                    .count("tensors", tensors),
+            ));
         }
         for (name, shape) in self.expected_shapes(&hp) {
             let info = self.content.tensor_infos.get(&name).ok_or_else(|| {
-                ModelError::Missing(format!("the GGUF has no tensor `{name}`, which a llama model needs"))
+                ModelError::Missing(Message::new("model-gguf-tensor-missing").verbatim("name", name.as_str()))
             })?;
             if info.shape.dims() != shape.as_slice() {
-                return Err(ModelError::Missing(format!(
-                    "GGUF tensor `{name}` has shape {:?}; the metadata implies {shape:?}",
-                    info.shape.dims()
-                )));
+                return Err(ModelError::Missing(
+                    Message::new("model-gguf-tensor-shape")
+                        .verbatim("name", name.as_str())
+                        .verbatim("shape", format!("{:?}", info.shape.dims()))
+                        .verbatim("implied", format!("{shape:?}")),
+                ));
             }
         }
         Ok(())
@@ -139,17 +147,13 @@ impl<'a> GgufFile<'a> {
     }
 
     fn number(&self, key: &str) -> Result<f64> {
-        let value = self
-            .content
-            .metadata
-            .get(key)
-            .ok_or_else(|| ModelError::Missing(format!("GGUF metadata has no `{key}`")))?;
+        let value = self.content.metadata.get(key).ok_or_else(|| missing_key(key))?;
         value
             .to_u32()
             .map(f64::from)
             .or_else(|_| value.to_f32().map(f64::from))
             .or_else(|_| value.to_u64().map(|x| x as f64))
-            .map_err(|_| ModelError::Invalid(format!("GGUF metadata `{key}` is not a number")))
+            .map_err(|_| ModelError::Invalid(Message::new("model-gguf-metadata-not-number").verbatim("key", key)))
     }
 
     pub fn hyper(&self) -> Result<Hyper> {
@@ -160,7 +164,7 @@ impl<'a> GgufFile<'a> {
             .get("tokenizer.ggml.tokens")
             .and_then(|v| v.to_vec().ok())
             .map(Vec::len)
-            .ok_or_else(|| ModelError::Missing("GGUF metadata has no `tokenizer.ggml.tokens`".into()))?;
+            .ok_or_else(|| missing_key("tokenizer.ggml.tokens"))?;
         Hyper {
             hidden: n("embedding_length")? as usize,
             intermediate: n("feed_forward_length")? as usize,
@@ -298,9 +302,7 @@ impl<'a> GgufFile<'a> {
 
 fn read_content(bytes: &[u8]) -> Result<Content> {
     Content::read(&mut Cursor::new(bytes)).map_err(|e| {
-        ModelError::Truncated(format!(
-            "the GGUF header cannot be read (damaged or truncated file): {e}"
-        ))
+        ModelError::Truncated(Message::new("model-gguf-header-unreadable").verbatim("detail", e.to_string()))
     })
 }
 
@@ -326,22 +328,20 @@ fn check_alignment(bytes: &[u8]) -> Result<()> {
         })
     });
     if zero {
-        return Err(ModelError::Invalid(
-            "GGUF metadata `general.alignment` is 0; tensor data cannot be aligned to 0 bytes".into(),
-        ));
+        return Err(ModelError::Invalid(Message::new("model-gguf-alignment-zero")));
     }
     Ok(())
 }
 
 /// Names what the bytes look like, so that a wrong pick gets a useful answer.
-fn not_gguf_message(bytes: &[u8]) -> String {
+fn not_gguf_message(bytes: &[u8]) -> Message {
     if super::hub::looks_like_safetensors(bytes) {
-        "this is a safetensors file, not a GGUF: load it with its config.json and tokenizer.json".into()
+        Message::new("model-not-gguf-safetensors")
     } else if bytes.is_empty() {
-        "the model file is empty".into()
+        Message::new("model-file-empty")
     } else {
         let head: String = bytes.iter().take(4).map(|b| format!("{b:02x}")).collect();
-        format!("not a GGUF file: it starts with bytes {head}, a GGUF starts with `GGUF`")
+        Message::new("model-not-gguf").verbatim("head", head)
     }
 }
 

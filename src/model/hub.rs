@@ -4,6 +4,7 @@
 use super::error::{ModelError, Result};
 use super::hyper::Hyper;
 use candle_core::{Device, Tensor};
+use sampling_lab_core::Message;
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -46,17 +47,15 @@ fn default_rope_theta() -> f32 {
 
 /// `config.json` as llama hyper-parameters and eos ids.
 pub fn parse_config(bytes: &[u8]) -> Result<(Hyper, Vec<u32>)> {
-    let config: HubConfig = serde_json::from_slice(bytes)
-        .map_err(|e| ModelError::Invalid(format!("config.json is not a llama configuration: {e}")))?;
+    let config: HubConfig =
+        serde_json::from_slice(bytes).map_err(|e| ModelError::Invalid(Message::json("model-config-not-llama", &e)))?;
     if let Some(kind) = config.model_type.as_deref().filter(|k| *k != "llama") {
-        return Err(ModelError::WrongArchitecture(format!(
-            "config.json describes a `{kind}` model; sampling-lab runs llama-architecture models such as SmolLM2"
-        )));
+        return Err(ModelError::WrongArchitecture(
+            Message::new("model-config-architecture").verbatim("kind", kind),
+        ));
     }
     if config.rope_scaling.as_ref().is_some_and(|v| !v.is_null()) {
-        return Err(ModelError::Invalid(
-            "config.json sets rope_scaling, which sampling-lab does not implement".into(),
-        ));
+        return Err(ModelError::Invalid(Message::new("model-config-rope-scaling")));
     }
     let hyper = Hyper {
         hidden: config.hidden_size,
@@ -92,9 +91,7 @@ pub fn looks_like_safetensors(bytes: &[u8]) -> bool {
 
 pub fn load_weights(bytes: &[u8]) -> Result<HashMap<String, Tensor>> {
     if bytes.len() >= 4 && &bytes[..4] == b"GGUF" {
-        return Err(ModelError::NotAModel(
-            "this is a GGUF file, not safetensors: load it as a GGUF model".into(),
-        ));
+        return Err(ModelError::NotAModel(Message::new("model-safetensors-is-gguf")));
     }
     if !looks_like_safetensors(bytes) {
         let header = if bytes.len() >= 8 {
@@ -103,19 +100,17 @@ pub fn load_weights(bytes: &[u8]) -> Result<HashMap<String, Tensor>> {
             0
         };
         return Err(if bytes.len() > 9 && bytes[8] == b'{' {
-            ModelError::Truncated(format!(
-                "the safetensors file is truncated: its header alone needs {} bytes, the file has {}",
-                header.saturating_add(8),
-                bytes.len()
-            ))
+            ModelError::Truncated(
+                Message::new("model-safetensors-truncated")
+                    .count("needs", header.saturating_add(8) as usize)
+                    .count("size", bytes.len()),
+            )
         } else {
-            ModelError::NotAModel("not a safetensors file (no JSON header after the 8-byte length)".into())
+            ModelError::NotAModel(Message::new("model-not-safetensors"))
         });
     }
     candle_core::safetensors::load_buffer(bytes, &Device::Cpu).map_err(|e| {
-        ModelError::Truncated(format!(
-            "the safetensors file cannot be read (damaged or truncated): {e}"
-        ))
+        ModelError::Truncated(Message::new("model-safetensors-unreadable").verbatim("detail", e.to_string()))
     })
 }
 
@@ -129,7 +124,7 @@ pub struct TokenizerConfig {
 pub fn parse_tokenizer_config(bytes: Option<&[u8]>) -> Result<TokenizerConfig> {
     let value: Value = match bytes {
         Some(b) => serde_json::from_slice(b)
-            .map_err(|e| ModelError::Invalid(format!("tokenizer_config.json is not JSON: {e}")))?,
+            .map_err(|e| ModelError::Invalid(Message::json("model-tokenizer-config-json", &e)))?,
         None => Value::Null,
     };
     let token = |key: &str| match &value[key] {

@@ -2,6 +2,7 @@
 //! they imply, and the bounds a file's claims are checked against before anything is sized by them.
 
 use super::error::{ModelError, Result};
+use sampling_lab_core::Message;
 use serde::Serialize;
 
 /// Per-layer Hugging Face tensor names (under `model.layers.N.`).
@@ -66,25 +67,21 @@ impl Hyper {
         ];
         if positive.contains(&0) || !self.hidden.is_multiple_of(self.heads) || !self.heads.is_multiple_of(self.kv_heads)
         {
-            return Err(ModelError::Invalid(format!(
-                "inconsistent llama hyper-parameters: {self:?}"
-            )));
+            return Err(ModelError::Invalid(
+                Message::new("model-hyper-inconsistent").verbatim("detail", format!("{self:?}")),
+            ));
         }
         let too_large = [
-            ("hidden size", self.hidden, MAX_WIDTH),
-            ("intermediate size", self.intermediate, 4 * MAX_WIDTH),
-            ("layer count", self.layers, MAX_LAYERS),
-            ("vocabulary", self.vocab, MAX_VOCAB),
+            ("model-hyper-too-large-hidden", self.hidden, MAX_WIDTH),
+            ("model-hyper-too-large-intermediate", self.intermediate, 4 * MAX_WIDTH),
+            ("model-hyper-too-large-layers", self.layers, MAX_LAYERS),
+            ("model-hyper-too-large-vocab", self.vocab, MAX_VOCAB),
         ];
-        if let Some((what, n, max)) = too_large.into_iter().find(|(_, n, max)| n > max) {
-            return Err(ModelError::Invalid(format!(
-                "the model claims a {what} of {n}, more than the {max} sampling-lab accepts"
-            )));
+        if let Some((id, n, max)) = too_large.into_iter().find(|(_, n, max)| n > max) {
+            return Err(ModelError::Invalid(Message::new(id).count("n", n).count("max", max)));
         }
         if !(self.hidden / self.heads).is_multiple_of(2) {
-            return Err(ModelError::Invalid(
-                "the attention head size must be even for rotary embeddings".into(),
-            ));
+            return Err(ModelError::Invalid(Message::new("model-head-size-odd")));
         }
         Ok(self)
     }

@@ -6,6 +6,7 @@ use super::error::{ModelError, Result};
 use super::exact::{ExactCache, ExactLlama, EXACT_MAX_POSITIONS};
 use candle_core::{DType, Device, Tensor};
 use candle_transformers::models::quantized_llama::{self, ModelWeights};
+use sampling_lab_core::Message;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -23,9 +24,9 @@ impl std::str::FromStr for Precision {
         match s {
             "exact" => Ok(Precision::Exact),
             "fast" => Ok(Precision::Fast),
-            other => Err(ModelError::Invalid(format!(
-                "precision must be `exact` or `fast`, not `{other}`"
-            ))),
+            other => Err(ModelError::Invalid(
+                Message::new("model-precision").verbatim("precision", other),
+            )),
         }
     }
 }
@@ -50,15 +51,11 @@ impl Backbone {
     /// quantized llama precomputes its rotary table for 4096 positions only.
     pub fn position_limit(&self, context_length: usize) -> (usize, &'static str) {
         match self {
-            Backbone::Quantized(_) if context_length > quantized_llama::MAX_SEQ_LEN => (
-                quantized_llama::MAX_SEQ_LEN,
-                "candle's quantized llama has rotary embeddings for 4096 positions; exact precision reaches the model's full context",
-            ),
-            Backbone::Exact(_) if context_length > EXACT_MAX_POSITIONS => (
-                EXACT_MAX_POSITIONS,
-                "the exact runner precomputes rotary embeddings for 32768 positions",
-            ),
-            _ => (context_length, "the model's context length"),
+            Backbone::Quantized(_) if context_length > quantized_llama::MAX_SEQ_LEN => {
+                (quantized_llama::MAX_SEQ_LEN, "model-limit-quantized")
+            }
+            Backbone::Exact(_) if context_length > EXACT_MAX_POSITIONS => (EXACT_MAX_POSITIONS, "model-limit-exact"),
+            _ => (context_length, "model-limit-context"),
         }
     }
 
@@ -82,7 +79,7 @@ impl Backbone {
                 Ok(logits.squeeze(0)?.to_dtype(DType::F32)?.to_vec1()?)
             }
             (Backbone::Exact(llama), KvCache::Exact(cache)) => llama.forward(cache, ids, pos),
-            _ => Err(ModelError::Invalid("a cache from another model was used".into())),
+            _ => Err(ModelError::Invalid(Message::new("model-cache-other-model"))),
         }
     }
 
@@ -90,15 +87,14 @@ impl Backbone {
     pub fn forward_all(&self, cache: &mut KvCache, ids: &[u32], pos: usize) -> Result<Vec<Vec<f32>>> {
         match (self, cache) {
             (Backbone::Exact(llama), KvCache::Exact(cache)) => llama.forward_all(cache, ids, pos),
-            _ => Err(ModelError::Invalid(CUT_NEEDS_EXACT.into())),
+            _ => Err(ModelError::Invalid(Message::new(CUT_NEEDS_EXACT))),
         }
     }
 }
 
 /// candle's quantized llama keeps its cache private: it can neither be cut back nor give the
 /// logits of every position.
-const CUT_NEEDS_EXACT: &str =
-    "speculative decoding needs exact precision: candle's quantized llama (fast) cannot cut its KV cache back";
+const CUT_NEEDS_EXACT: &str = "model-cut-needs-exact";
 
 impl KvCache {
     /// Forgets every position from `len` on.
@@ -108,7 +104,7 @@ impl KvCache {
                 cache.truncate(len);
                 Ok(())
             }
-            KvCache::Quantized(_) => Err(ModelError::Invalid(CUT_NEEDS_EXACT.into())),
+            KvCache::Quantized(_) => Err(ModelError::Invalid(Message::new(CUT_NEEDS_EXACT))),
         }
     }
 }

@@ -72,7 +72,7 @@ impl Model {
         };
         let template = file
             .chat_template()
-            .ok_or_else(|| ModelError::Missing("the GGUF has no `tokenizer.chat_template`".into()))?;
+            .ok_or_else(|| ModelError::Missing(sampling_lab_core::Message::new("model-gguf-no-chat-template")))?;
         let chat = ChatTemplate::new(&template, &token("bos"), &token("eos"))?;
         let backbone = match precision {
             Precision::Fast if file.is_quantized() => Backbone::Quantized(file.quantized()?),
@@ -96,18 +96,23 @@ impl Model {
         let (hyper, mut eos) = hub::parse_config(&files.config)?;
         let tokenizer = TextTokenizer::from_json_bytes(&files.tokenizer)?;
         let tok_config = hub::parse_tokenizer_config(files.tokenizer_config.as_deref())?;
-        let template = tok_config.chat_template.ok_or_else(|| {
-            ModelError::Missing("no chat template: tokenizer_config.json has no `chat_template`".into())
-        })?;
+        let template = tok_config
+            .chat_template
+            .ok_or_else(|| ModelError::Missing(sampling_lab_core::Message::new("model-no-chat-template")))?;
         let chat = ChatTemplate::new(&template, &tok_config.bos_token, &tok_config.eos_token)?;
         let generation_config = files
             .generation_config
             .as_deref()
             .map(|b| {
-                let text = std::str::from_utf8(b)
-                    .map_err(|_| ModelError::Invalid("generation_config.json is not UTF-8".into()))?;
-                GenerationConfig::from_json_str(text)
-                    .map_err(|e| ModelError::Invalid(format!("generation_config.json: {e}")))
+                let text = std::str::from_utf8(b).map_err(|_| {
+                    ModelError::Invalid(sampling_lab_core::Message::new("model-generation-config-utf8"))
+                })?;
+                GenerationConfig::from_json_str(text).map_err(|e| match e.message() {
+                    Some(message) => ModelError::Invalid(message.clone()),
+                    None => ModelError::Invalid(
+                        sampling_lab_core::Message::new("model-generation-config").verbatim("detail", e.to_string()),
+                    ),
+                })
             })
             .transpose()?;
         if let Some(id) = tokenizer.token_id(&tok_config.eos_token).filter(|id| !eos.contains(id)) {
@@ -171,7 +176,7 @@ impl Model {
             return Err(ModelError::ContextTooLong {
                 tokens,
                 limit: self.info.max_positions,
-                why: self.limit_reason.to_string(),
+                why: sampling_lab_core::Message::new(self.limit_reason),
             });
         }
         Ok(())
@@ -179,14 +184,17 @@ impl Model {
 
     pub fn check_ids(&self, ids: &[u32]) -> Result<()> {
         if ids.is_empty() {
-            return Err(ModelError::Invalid("the context is empty".into()));
+            return Err(ModelError::Invalid(sampling_lab_core::Message::new(
+                "model-context-empty",
+            )));
         }
         self.check_length(ids.len())?;
         match ids.iter().find(|&&id| id as usize >= self.info.hyper.vocab) {
-            Some(id) => Err(ModelError::Invalid(format!(
-                "token id {id} is outside the vocabulary of {}",
-                self.info.hyper.vocab
-            ))),
+            Some(id) => Err(ModelError::Invalid(
+                sampling_lab_core::Message::new("model-token-outside")
+                    .verbatim("id", id.to_string())
+                    .count("vocab", self.info.hyper.vocab),
+            )),
             None => Ok(()),
         }
     }

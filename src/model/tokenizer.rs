@@ -3,6 +3,7 @@
 
 use super::error::{ModelError, Result};
 use candle_core::quantized::gguf_file::Value;
+use sampling_lab_core::Message;
 use std::collections::HashMap;
 use tokenizers::models::bpe::{Vocab, BPE};
 use tokenizers::pre_tokenizers::byte_level::ByteLevel;
@@ -13,7 +14,7 @@ use tokenizers::{AddedToken, Tokenizer};
 /// SentencePiece charsmap, parsed with `.expect`; byte-level BPE models such as SmolLM2 have none).
 fn check_tokenizer_json(bytes: &[u8]) -> Result<()> {
     let value: serde_json::Value =
-        serde_json::from_slice(bytes).map_err(|e| ModelError::Invalid(format!("tokenizer.json is not JSON: {e}")))?;
+        serde_json::from_slice(bytes).map_err(|e| ModelError::Invalid(Message::json("model-tokenizer-json", &e)))?;
     fn precompiled(v: &serde_json::Value) -> bool {
         match v {
             serde_json::Value::Object(o) => {
@@ -24,10 +25,7 @@ fn check_tokenizer_json(bytes: &[u8]) -> Result<()> {
         }
     }
     if precompiled(&value["normalizer"]) {
-        return Err(ModelError::Invalid(
-            "tokenizer.json has a Precompiled (SentencePiece) normalizer; sampling-lab reads byte-level BPE tokenizers"
-                .into(),
-        ));
+        return Err(ModelError::Invalid(Message::new("model-tokenizer-precompiled")));
     }
     Ok(())
 }
@@ -47,7 +45,7 @@ pub struct TextTokenizer {
 impl TextTokenizer {
     pub fn from_json_bytes(bytes: &[u8]) -> Result<Self> {
         check_tokenizer_json(bytes)?;
-        let inner = Tokenizer::from_bytes(bytes).map_err(|e| ModelError::Invalid(format!("tokenizer.json: {e}")))?;
+        let inner = Tokenizer::from_bytes(bytes).map_err(|e| invalid("model-tokenizer", e))?;
         Ok(Self::wrap(inner))
     }
 
@@ -56,9 +54,9 @@ impl TextTokenizer {
     pub fn from_gguf_metadata(md: &HashMap<String, Value>) -> Result<Self> {
         let model = string(md, "tokenizer.ggml.model")?;
         if model != "gpt2" {
-            return Err(ModelError::Invalid(format!(
-                "tokenizer.ggml.model is `{model}`; only byte-level BPE (`gpt2`) tokenizers are supported"
-            )));
+            return Err(ModelError::Invalid(
+                Message::new("model-gguf-tokenizer-model").verbatim("model", model.as_str()),
+            ));
         }
         let tokens = strings(md, "tokenizer.ggml.tokens")?;
         let merges = strings(md, "tokenizer.ggml.merges")?
@@ -77,7 +75,7 @@ impl TextTokenizer {
         let bpe = BPE::builder()
             .vocab_and_merges(vocab, merges)
             .build()
-            .map_err(|e| ModelError::Invalid(format!("GGUF tokenizer: {e}")))?;
+            .map_err(|e| invalid("model-gguf-tokenizer", e))?;
         let mut inner = Tokenizer::new(bpe);
         inner
             .with_pre_tokenizer(Some(ByteLevel::new(false, true, true)))
@@ -92,7 +90,7 @@ impl TextTokenizer {
                 .map(|token| AddedToken::from(token.clone(), special).normalized(false))
                 .collect()
         };
-        let invalid = |e: tokenizers::Error| ModelError::Invalid(format!("GGUF tokenizer: {e}"));
+        let invalid = |e: tokenizers::Error| invalid("model-gguf-tokenizer", e);
         inner
             .add_special_tokens(added(TOKEN_TYPE_CONTROL, true))
             .map_err(invalid)?;
@@ -129,21 +127,21 @@ impl TextTokenizer {
         self.inner
             .encode_fast(text, false)
             .map(|e| e.get_ids().to_vec())
-            .map_err(|e| ModelError::Invalid(format!("cannot tokenize: {e}")))
+            .map_err(|e| invalid("model-cannot-tokenize", e))
     }
 
     /// `tokenizer.decode(ids)`: special tokens kept, bytes that do not form UTF-8 become U+FFFD.
     pub fn decode(&self, ids: &[u32]) -> Result<String> {
         self.inner
             .decode(ids, false)
-            .map_err(|e| ModelError::Invalid(format!("cannot decode: {e}")))
+            .map_err(|e| invalid("model-cannot-decode", e))
     }
 
     /// The tokenizer as a `tokenizer.json`.
     pub fn to_json(&self) -> Result<String> {
         self.inner
             .to_string(false)
-            .map_err(|e| ModelError::Invalid(format!("writing tokenizer.json: {e}")))
+            .map_err(|e| invalid("model-writing-tokenizer", e))
     }
 
     pub fn token_id(&self, token: &str) -> Option<u32> {
@@ -166,26 +164,36 @@ impl TextTokenizer {
 fn string(md: &HashMap<String, Value>, key: &str) -> Result<String> {
     md.get(key)
         .and_then(|v| v.to_string().ok().cloned())
-        .ok_or_else(|| ModelError::Missing(format!("GGUF metadata has no `{key}`")))
+        .ok_or_else(|| missing_key(key))
 }
 
 fn strings(md: &HashMap<String, Value>, key: &str) -> Result<Vec<String>> {
     let values = md
         .get(key)
         .and_then(|v| v.to_vec().ok())
-        .ok_or_else(|| ModelError::Missing(format!("GGUF metadata has no `{key}`")))?;
+        .ok_or_else(|| missing_key(key))?;
     values
         .iter()
         .map(|v| v.to_string().cloned())
         .collect::<std::result::Result<_, _>>()
-        .map_err(|_| ModelError::Invalid(format!("GGUF metadata `{key}` is not a list of strings")))
+        .map_err(|_| ModelError::Invalid(Message::new("model-gguf-metadata-not-strings").verbatim("key", key)))
+}
+
+/// GGUF metadata without `key`.
+pub(super) fn missing_key(key: &str) -> ModelError {
+    ModelError::Missing(Message::new("model-gguf-metadata-missing").verbatim("key", key))
+}
+
+/// The tokenizers library's error `e`, as message `id` quotes it.
+fn invalid(id: &'static str, e: impl std::fmt::Display) -> ModelError {
+    ModelError::Invalid(Message::new(id).verbatim("detail", e.to_string()))
 }
 
 fn split_merge(merge: &str) -> Result<(String, String)> {
     merge
         .split_once(' ')
         .map(|(a, b)| (a.to_string(), b.to_string()))
-        .ok_or_else(|| ModelError::Invalid(format!("GGUF merge `{merge}` is not two pieces")))
+        .ok_or_else(|| ModelError::Invalid(Message::new("model-gguf-merge").verbatim("merge", merge)))
 }
 
 /// GPT-2's byte ↔ printable-character table, inverted: which byte each piece character stands for.

@@ -1,7 +1,7 @@
 //! The model in the browser: a `Lab` owns one loaded model; a `Generation` is one streamed answer
 //! whose every step can be inspected afterwards.
 
-use super::{args, error, generation_config, to_js, StepLogits};
+use super::{args, generation_config, to_js, Failure, StepLogits};
 use crate::generation::speculative::{self, DraftSource, Speculative};
 use crate::generation::{self, ColumnName, Decoding, PromptCache, Session};
 use crate::model::{hub::HubFiles, Chat, Model, Precision};
@@ -78,7 +78,7 @@ impl Lab {
     /// A GGUF file's bytes; `precision` is `exact` (f32 arithmetic on the file's weights) or
     /// `fast` (candle's quantized matmuls, activations rounded to 8 bits).
     #[wasm_bindgen(js_name = fromGguf)]
-    pub fn from_gguf(bytes: &[u8], precision: &str) -> Result<Lab, JsError> {
+    pub fn from_gguf(bytes: &[u8], precision: &str) -> Result<Lab, Failure> {
         let precision: Precision = precision.parse()?;
         Ok(Lab::new(Model::from_gguf(bytes, precision)?))
     }
@@ -92,7 +92,7 @@ impl Lab {
         tokenizer: Vec<u8>,
         tokenizer_config: Option<Vec<u8>>,
         generation_config: Option<Vec<u8>>,
-    ) -> Result<Lab, JsError> {
+    ) -> Result<Lab, Failure> {
         let files = HubFiles {
             config,
             weights,
@@ -104,7 +104,7 @@ impl Lab {
     }
 
     /// The call the options describe, and the answer's length.
-    fn call(&self, options: JsValue) -> Result<CallOptions, JsError> {
+    fn call(&self, options: JsValue) -> Result<CallOptions, Failure> {
         let options = parse_options(options)?;
         let (args, gc) = (args(&options.params)?, generation_config(options.generation_config)?);
         let semantics = match options.semantics {
@@ -125,7 +125,7 @@ impl Lab {
     }
 
     /// What is running: name, format, precision, weight type, hyper-parameters, limits.
-    pub fn info(&self) -> Result<JsValue, JsError> {
+    pub fn info(&self) -> Result<JsValue, Failure> {
         to_js(&self.model.info)
     }
 
@@ -138,7 +138,7 @@ impl Lab {
     }
 
     /// `text`'s ids and their display texts (no special tokens added).
-    pub fn tokenize(&self, text: &str) -> Result<JsValue, JsError> {
+    pub fn tokenize(&self, text: &str) -> Result<JsValue, Failure> {
         let ids = self.model.tokenizer.encode(text)?;
         to_js(&self.rendered(text.to_string(), ids))
     }
@@ -149,7 +149,7 @@ impl Lab {
     pub fn render_chat(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ChatInput")] chat: JsValue,
-    ) -> Result<JsValue, JsError> {
+    ) -> Result<JsValue, Failure> {
         let chat = parse_chat(chat)?;
         let text = self.model.chat.conversation(&chat)? + &chat.answer_prefix;
         let ids = self.model.chat_ids(&chat)?;
@@ -167,7 +167,7 @@ impl Lab {
     pub fn next_step(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ChatInput")] chat: JsValue,
-    ) -> Result<StepLogits, JsError> {
+    ) -> Result<StepLogits, Failure> {
         let ids = self.model.chat_ids(&parse_chat(chat)?)?;
         let logits = self.prompts.borrow_mut().logits_after(&self.model, &ids)?;
         Ok(StepLogits::from(generation::StepLogits::new(
@@ -180,7 +180,7 @@ impl Lab {
     /// The raw next-token logits after any `ids`, from a fresh prefill (a generation's context
     /// checked against a forward that never saw its cache).
     #[wasm_bindgen(js_name = nextLogitsAfter)]
-    pub fn next_logits_after(&self, ids: Vec<u32>) -> Result<Vec<f32>, JsError> {
+    pub fn next_logits_after(&self, ids: Vec<u32>) -> Result<Vec<f32>, Failure> {
         Ok(self.model.next_logits(&ids)?)
     }
 
@@ -193,7 +193,7 @@ impl Lab {
         #[wasm_bindgen(unchecked_param_type = "GenerationOptions")] options: JsValue,
         draft: &str,
         block_size: usize,
-    ) -> Result<JsValue, JsError> {
+    ) -> Result<JsValue, Failure> {
         let mut run = self.start_speculation(chat, options, draft, block_size)?;
         while !run.next_round()?.is_null() {}
         run.finish()
@@ -208,7 +208,7 @@ impl Lab {
         #[wasm_bindgen(unchecked_param_type = "GenerationOptions")] options: JsValue,
         draft: &str,
         block_size: usize,
-    ) -> Result<SpeculationRun, JsError> {
+    ) -> Result<SpeculationRun, Failure> {
         let started = js_sys::Date::now();
         let call = self.call(options)?;
         let settings = Speculative {
@@ -229,7 +229,7 @@ impl Lab {
         #[wasm_bindgen(unchecked_param_type = "ChatInput")] chat: JsValue,
         block_size: usize,
         temperatures: Vec<f64>,
-    ) -> Result<JsValue, JsError> {
+    ) -> Result<JsValue, Failure> {
         let prompt = self.model.chat_ids(&parse_chat(chat)?)?;
         to_js(&speculative::acceptance_curve(
             self.model.clone(),
@@ -245,7 +245,7 @@ impl Lab {
         &self,
         #[wasm_bindgen(unchecked_param_type = "ChatInput")] chat: JsValue,
         #[wasm_bindgen(unchecked_param_type = "GenerationOptions")] options: JsValue,
-    ) -> Result<Generation, JsError> {
+    ) -> Result<Generation, Failure> {
         let call = self.call(options)?;
         let prompt = self.model.chat_ids(&parse_chat(chat)?)?;
         let session = Session::resume(
@@ -264,16 +264,14 @@ impl Lab {
         #[wasm_bindgen(unchecked_param_type = "ChatInput")] chat: JsValue,
         #[wasm_bindgen(unchecked_param_type = "GenerationOptions")] options: JsValue,
         #[wasm_bindgen(unchecked_param_type = "(step: any) => boolean | void")] on_token: &js_sys::Function,
-    ) -> Result<Generation, JsError> {
+    ) -> Result<Generation, Failure> {
         let mut generation = self.start_generation(chat, options)?;
         loop {
             let step = generation.step()?;
             if step.is_null() {
                 break;
             }
-            let go_on = on_token
-                .call1(&JsValue::NULL, &step)
-                .map_err(|e| error(format!("{e:?}")))?;
+            let go_on = on_token.call1(&JsValue::NULL, &step).map_err(Failure::thrown)?;
             if go_on == JsValue::FALSE {
                 break;
             }
@@ -294,7 +292,7 @@ impl SpeculationRun {
     /// Runs one round: `{draft, posterior, acceptance_length, expected_acceptance_length,
     /// rejection, emitted}`, or `null` once the answer is finished.
     #[wasm_bindgen(js_name = nextRound)]
-    pub fn next_round(&mut self) -> Result<JsValue, JsError> {
+    pub fn next_round(&mut self) -> Result<JsValue, Failure> {
         match self.run.next_round()? {
             Some(round) => to_js(round),
             None => Ok(JsValue::NULL),
@@ -308,7 +306,7 @@ impl SpeculationRun {
     }
 
     /// The run's result (`finish: "cancelled"` when stopped before its end), with `ms`.
-    pub fn finish(self) -> Result<JsValue, JsError> {
+    pub fn finish(self) -> Result<JsValue, Failure> {
         let mut value = serde_json::to_value(self.run.finish()?)?;
         value["ms"] = (js_sys::Date::now() - self.started).into();
         to_js(&value)
@@ -325,7 +323,7 @@ pub struct Generation {
 impl Generation {
     /// Chooses and runs the next token: `{index, token, token_text, text, finish}`, or `null`
     /// once finished. Call it in a loop that yields between steps so that a cancel can arrive.
-    pub fn step(&mut self) -> Result<JsValue, JsError> {
+    pub fn step(&mut self) -> Result<JsValue, Failure> {
         match self.session.step()? {
             Some(step) => to_js(&step),
             None => Ok(JsValue::NULL),
@@ -334,22 +332,22 @@ impl Generation {
 
     /// Chooses `token` at generated step `index` instead: the cache is cut back to it and the
     /// forced step returned (`step` goes on from there); the steps after it become a branch.
-    pub fn branch(&mut self, index: usize, token: u32) -> Result<JsValue, JsError> {
+    pub fn branch(&mut self, index: usize, token: u32) -> Result<JsValue, Failure> {
         to_js(&self.session.branch(index, token)?)
     }
 
     /// Goes back to left branch `number`: its steps from its fork on.
-    pub fn restore(&mut self, number: usize) -> Result<JsValue, JsError> {
+    pub fn restore(&mut self, number: usize) -> Result<JsValue, Failure> {
         to_js(&self.session.restore(number)?)
     }
 
     /// The branches left behind: `[{fork, tokens, text}]`.
-    pub fn branches(&self) -> Result<JsValue, JsError> {
+    pub fn branches(&self) -> Result<JsValue, Failure> {
         to_js(&self.session.branches())
     }
 
     /// `eos`, `max_new_tokens`, `context_full`, or `null` while running.
-    pub fn finish(&self) -> Result<JsValue, JsError> {
+    pub fn finish(&self) -> Result<JsValue, Failure> {
         to_js(&self.session.finish())
     }
 
@@ -370,19 +368,19 @@ impl Generation {
 
     /// Generated token `index`: the logits the model gave at that step and the ids before it.
     #[wasm_bindgen(js_name = stepAt)]
-    pub fn step_at(&self, index: usize) -> Result<StepLogits, JsError> {
+    pub fn step_at(&self, index: usize) -> Result<StepLogits, Failure> {
         Ok(StepLogits::from(self.session.step_logits(index)?))
     }
 }
 
-fn parse_options(options: JsValue) -> Result<Options, JsError> {
+fn parse_options(options: JsValue) -> Result<Options, Failure> {
     if options.is_undefined() || options.is_null() {
         Ok(serde_json::from_str("{}")?)
     } else {
-        serde_wasm_bindgen::from_value(options).map_err(|e| error(format!("generation options: {e}")))
+        serde_wasm_bindgen::from_value(options).map_err(|e| Failure::verbatim(format!("generation options: {e}")))
     }
 }
 
-fn parse_chat(chat: JsValue) -> Result<Chat, JsError> {
-    serde_wasm_bindgen::from_value(chat).map_err(|e| error(format!("chat: {e}")))
+fn parse_chat(chat: JsValue) -> Result<Chat, Failure> {
+    serde_wasm_bindgen::from_value(chat).map_err(|e| Failure::verbatim(format!("chat: {e}")))
 }

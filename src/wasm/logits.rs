@@ -1,7 +1,7 @@
 //! Model-free entry points: the core over logits the caller already has (a `.npy` file, a
 //! synthetic row such as the ties lab's `[3, 2, 2, 1]`).
 
-use super::{args, generation_config, report_options, to_js};
+use super::{args, generation_config, report_options, to_js, Failure};
 use crate::logits_file;
 use sampling_lab_core::internal::{self, Part};
 use sampling_lab_core::{Analysis, Inspection, Port};
@@ -12,7 +12,7 @@ fn inspection(
     params_json: &str,
     generation_config_json: Option<String>,
     context_ids: Vec<u32>,
-) -> Result<Inspection, JsError> {
+) -> Result<Inspection, Failure> {
     let args = args(params_json)?;
     let generation_config = generation_config(generation_config_json)?;
     Ok(Inspection::new(logits, args, generation_config, context_ids)?)
@@ -27,7 +27,7 @@ pub fn inspect(
     generation_config_json: Option<String>,
     context_ids: Vec<u32>,
     options_json: Option<String>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, Failure> {
     let options = report_options(options_json)?;
     let input = inspection(logits, params_json, generation_config_json, context_ids)?;
     to_js(&Analysis::run(&input).report_with(&options))
@@ -43,7 +43,7 @@ pub fn port(
     generation_config_json: Option<String>,
     context_ids: Vec<u32>,
     options_json: Option<String>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, Failure> {
     let options = report_options(options_json)?;
     let input = inspection(logits, params_json, generation_config_json, context_ids)?;
     to_js(&Port::all(&input, options.lang)?)
@@ -63,7 +63,7 @@ pub fn monte_carlo(
     seed: u64,
     part: Option<usize>,
     parts: Option<usize>,
-) -> Result<MonteCarloRun, JsError> {
+) -> Result<MonteCarloRun, Failure> {
     let part = Part::new(part.unwrap_or(0), parts.unwrap_or(1))?;
     let input = inspection(logits, params_json, generation_config_json, context_ids)?;
     Ok(MonteCarloRun {
@@ -123,7 +123,7 @@ pub struct MonteCarloRun {
 #[wasm_bindgen]
 impl MonteCarloRun {
     /// Makes up to `draws` more draws (both ports together); the number done so far.
-    pub fn advance(&mut self, draws: usize) -> Result<usize, JsError> {
+    pub fn advance(&mut self, draws: usize) -> Result<usize, Failure> {
         Ok(self.run.advance(draws)?)
     }
 
@@ -143,23 +143,23 @@ impl MonteCarloRun {
     }
 
     /// Adds the `counts` of another part of the same run.
-    pub fn absorb(&mut self, counts: Vec<u64>) -> Result<(), JsError> {
+    pub fn absorb(&mut self, counts: Vec<u64>) -> Result<(), Failure> {
         Ok(self.run.absorb(&counts)?)
     }
 
     /// Each port's `[port, draws, tv_to_exact, bound]` so far, for a convergence picture.
-    pub fn convergence(&self) -> Result<JsValue, JsError> {
+    pub fn convergence(&self) -> Result<JsValue, Failure> {
         to_js(&self.run.convergence())
     }
 
     /// The result of the draws made (all of them, unless the run was stopped early).
-    pub fn finish(self) -> Result<JsValue, JsError> {
+    pub fn finish(self) -> Result<JsValue, Failure> {
         to_js(&self.run.finish())
     }
 }
 
 /// Logits from `.npy` (1-D float32) or JSON-array bytes.
 #[wasm_bindgen(js_name = parseLogits)]
-pub fn parse_logits(bytes: &[u8]) -> Result<Vec<f32>, JsError> {
+pub fn parse_logits(bytes: &[u8]) -> Result<Vec<f32>, Failure> {
     Ok(logits_file::parse_logits(bytes)?)
 }

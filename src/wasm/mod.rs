@@ -1,10 +1,11 @@
 //! The `wasm-bindgen` edge: thin wrappers that take what a Web Worker has (bytes, typed arrays and
 //! JSON text) and return plain JS objects with the field names of the CLI's JSON. Errors become JS
-//! `Error`s carrying the Rust message.
+//! `Error`s carrying the text in every language the catalogs have ([`Failure`]).
 //!
 //! Parameters travel as JSON *text*, as on the CLI: `temperature: 1` and `temperature: 1.0` are
 //! different Python values to transformers' validation, and a JS object cannot tell them apart.
 
+mod failure;
 #[cfg(feature = "model")]
 mod lab;
 mod logits;
@@ -14,6 +15,7 @@ mod pool;
 mod step;
 mod step_file;
 
+pub use failure::Failure;
 #[cfg(feature = "model")]
 pub use lab::{Generation, Lab, SpeculationRun};
 pub use logits::{inspect, monte_carlo, parse_logits, DrawJob, MonteCarloRun};
@@ -41,31 +43,26 @@ pub fn simd() -> bool {
     cfg!(target_feature = "simd128")
 }
 
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, Failure> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(JsError::from)
+        .map_err(Failure::from)
 }
 
-#[cfg(feature = "model")]
-fn error(message: impl std::fmt::Display) -> JsError {
-    JsError::new(&message.to_string())
-}
-
-fn args(params_json: &str) -> Result<GenerateArgs, JsError> {
+fn args(params_json: &str) -> Result<GenerateArgs, Failure> {
     Ok(GenerateArgs::from_json_str(params_json)?)
 }
 
 /// An absent or blank `generation_config.json` is "the model has none".
-fn generation_config(json: Option<String>) -> Result<Option<GenerationConfig>, JsError> {
+fn generation_config(json: Option<String>) -> Result<Option<GenerationConfig>, Failure> {
     json.filter(|text| !text.trim().is_empty())
         .map(|text| GenerationConfig::from_json_str(&text))
         .transpose()
-        .map_err(JsError::from)
+        .map_err(Failure::from)
 }
 
 /// How a report is written (`{"lang", "compared"}`); absent or blank: English, the default pair.
-fn report_options(json: Option<String>) -> Result<ReportOptions, JsError> {
+fn report_options(json: Option<String>) -> Result<ReportOptions, Failure> {
     Ok(ReportOptions::from_json_str(json.as_deref().unwrap_or(""))?)
 }
 
@@ -79,7 +76,7 @@ pub fn cause_rules() -> Vec<String> {
 /// draws}]` in `lang` (`en` or `zh-Hans`; `code`: the language of the column's code, or null;
 /// `draws`: whether Monte Carlo draws it).
 #[wasm_bindgen]
-pub fn columns(lang: &str) -> Result<JsValue, JsError> {
+pub fn columns(lang: &str) -> Result<JsValue, Failure> {
     let lang: Lang = lang.parse()?;
     let infos: Vec<ColumnInfo> = columns::REGISTRY.iter().map(|c| c.info(lang)).collect();
     to_js(&infos)

@@ -4,6 +4,7 @@
 //! whose instance traps calls [`pool_crashed`], and the model's next product fails instead of
 //! waiting for it. In the single-threaded build (`pkg/`) there is no pool: one thread.
 
+use super::Failure;
 use crate::model::pool;
 use wasm_bindgen::prelude::*;
 
@@ -50,9 +51,9 @@ pub fn pool_crashed() {
 /// Crashes a pool worker in the middle of a product, as a bug there would, for the recovery
 /// tests: the model's worker then fails too, and the page restarts it.
 #[wasm_bindgen(js_name = trapPool)]
-pub fn trap_pool() -> Result<(), JsError> {
+pub fn trap_pool() -> Result<(), Failure> {
     if pool::threads() < 2 {
-        return Err(JsError::new("there is no pool worker to crash"));
+        return Err(Failure::verbatim("there is no pool worker to crash"));
     }
     pool::for_rows(pool::threads(), 1, &|rows| {
         if rows.start > 0 {

@@ -1,7 +1,7 @@
 //! One step of a model — the token after a chat (`Lab.nextStep`) or a generated token
 //! (`Generation.stepAt`) — and everything the page asks about it, whichever the step.
 
-use super::{args, generation_config, report_options, to_js, DrawJob};
+use super::{args, generation_config, report_options, to_js, DrawJob, Failure};
 use crate::generation;
 use sampling_lab_core::{Analysis, Inspection};
 use wasm_bindgen::prelude::*;
@@ -12,7 +12,7 @@ pub struct StepLogits {
 }
 
 impl StepLogits {
-    fn inspection(&self, params_json: &str, generation_config_json: Option<String>) -> Result<Inspection, JsError> {
+    fn inspection(&self, params_json: &str, generation_config_json: Option<String>) -> Result<Inspection, Failure> {
         let (args, gc) = (args(params_json)?, generation_config(generation_config_json)?);
         Ok(self.step.inspection(args, gc)?)
     }
@@ -35,7 +35,7 @@ impl StepLogits {
         params_json: &str,
         generation_config_json: Option<String>,
         options_json: Option<String>,
-    ) -> Result<JsValue, JsError> {
+    ) -> Result<JsValue, Failure> {
         let options = report_options(options_json)?;
         let input = self.inspection(params_json, generation_config_json)?;
         to_js(&Analysis::run(&input).report_with(&options))
@@ -43,7 +43,7 @@ impl StepLogits {
 
     /// The Monte Carlo input for this step, for workers without the model.
     #[wasm_bindgen(js_name = drawJob)]
-    pub fn draw_job(&self, params_json: &str, generation_config_json: Option<String>) -> Result<DrawJob, JsError> {
+    pub fn draw_job(&self, params_json: &str, generation_config_json: Option<String>) -> Result<DrawJob, Failure> {
         let input = self.inspection(params_json, generation_config_json)?;
         Ok(DrawJob::new(input, params_json))
     }
@@ -51,12 +51,12 @@ impl StepLogits {
     /// The characters the byte tokens among `tokens` begin, as the model completes them after
     /// this step's context: `[{token, text, probability, continuation}]` (only the tokens that
     /// leave a character open).
-    pub fn completions(&self, tokens: Vec<u32>) -> Result<JsValue, JsError> {
-        to_js(&self.step.completions(&tokens).map_err(super::error)?)
+    pub fn completions(&self, tokens: Vec<u32>) -> Result<JsValue, Failure> {
+        to_js(&self.step.completions(&tokens)?)
     }
 
     /// The `n` most probable tokens under the model's own softmax: `[[token, p, text], …]`.
-    pub fn candidates(&self, n: usize) -> Result<JsValue, JsError> {
+    pub fn candidates(&self, n: usize) -> Result<JsValue, Failure> {
         to_js(&self.step.candidates(n))
     }
 

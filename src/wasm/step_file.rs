@@ -2,7 +2,7 @@
 //! drawn from it, or written from a step the model computed. Both run on the sampling core's
 //! build: an embed reads a writer's step before (or without) the model.
 
-use super::to_js;
+use super::{to_js, Failure};
 use crate::step_file::{self, StepChat, StepCompletion, StepFile, StepModel};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -25,11 +25,11 @@ pub fn read_step(
     model_sha256: &str,
     vocab: usize,
     chat_json: Option<String>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, Failure> {
     let chat: Option<StepChat> = chat_json
         .map(|text| serde_json::from_str(&text))
         .transpose()
-        .map_err(|e| JsError::new(&format!("the chat to check a step against: {e}")))?;
+        .map_err(|e| Failure::verbatim(format!("the chat to check a step against: {e}")))?;
     let read = match step_file::read(bytes, model_sha256, vocab, chat.as_ref()) {
         Ok(step) => Read::Step(step),
         Err(e) => {
@@ -50,8 +50,8 @@ pub fn write_step(
     completions_json: &str,
     model_sha256: &str,
     model_name: &str,
-) -> Result<String, JsError> {
-    let parse = |what: &str, e: serde_json::Error| JsError::new(&format!("{what}: {e}"));
+) -> Result<String, Failure> {
+    let parse = |what: &str, e: serde_json::Error| Failure::verbatim(format!("{what}: {e}"));
     let chat: StepChat = serde_json::from_str(chat_json).map_err(|e| parse("the step's chat", e))?;
     let completions: Vec<StepCompletion> =
         serde_json::from_str(completions_json).map_err(|e| parse("the step's completions", e))?;

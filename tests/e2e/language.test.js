@@ -106,6 +106,24 @@ test("the switcher changes the language at once, the link keeps it, and a reload
   await page.close();
 });
 
+test("the core's refusals of bad input are said in Chinese, and again in English after a switch", async () => {
+  const { page, errors } = await openPage(browser, "?lang=zh-Hans", async () => {}, { model: false });
+  const error = page.getByTestId("error");
+  await page.locator("#params").fill('{"do_sample": tru');
+  await page.locator("#run").click();
+  await error.filter({ hasText: /^参数不是有效的 JSON：第 1 行第 \d+ 列/ }).waitFor();
+  assert.deepEqual(await englishSentences(page, "#error"), []);
+  await page.getByTestId("lang").selectOption("en");
+  await error.filter({ hasText: /^params are not valid JSON: .* at line 1, column \d+$/ }).waitFor();
+  await page.getByTestId("lang").selectOption("zh-Hans");
+  await page.locator("#params").fill('{"do_sample": true, "topk": 5}');
+  await page.locator("#run").click();
+  await error.filter({ hasText: "generate() 没有参数 `topk`；支持的有：" }).waitFor();
+  assert.deepEqual(await englishSentences(page, "#error"), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("a browser that prefers Chinese gets Chinese without a parameter", async () => {
   const context = await browser.browser.newContext({ locale: "zh-CN" });
   const page = await context.newPage();

@@ -120,6 +120,11 @@ test("a corrupt model file is reported and the running model keeps working", asy
 
   await page.getByLabel("Open a .gguf file").setInputFiles({ name: "notes.gguf", mimeType: "text/plain", buffer: Buffer.from("not a model") });
   await page.getByTestId("error").filter({ hasText: /not a GGUF/i }).waitFor({ timeout: 60_000 });
+  // The model's refusal is a sentence of the catalogs, said in the page's language.
+  await page.getByTestId("lang").selectOption("zh-Hans");
+  await page.locator("#model-file").setInputFiles({ name: "notes.gguf", mimeType: "text/plain", buffer: Buffer.from("not a model") });
+  await page.getByTestId("error").filter({ hasText: "不是 GGUF 文件：它以字节 6e6f7420 开头，GGUF 以 `GGUF` 开头" }).waitFor({ timeout: 60_000 });
+  await page.getByTestId("lang").selectOption("en");
   await page.getByRole("button", { name: "temp 0.7", exact: true }).click();
   await page.getByTestId("kept-hf").filter({ hasText: /^50$/ }).waitFor();
 });

@@ -4,6 +4,7 @@
 use super::*;
 use sampling_lab::generation::{GenerationError, Sampler, Session};
 use sampling_lab::model::{Chat, Message, ModelError};
+use sampling_lab::text::Explain;
 use sampling_lab_core::columns::{hf, literal};
 use sampling_lab_core::{ColumnName, GenerateArgs, SamplingError};
 
@@ -262,7 +263,12 @@ fn a_context_past_the_model_length_is_an_error_and_the_model_stays_usable() {
     let too_long = vec![198u32; model.info.max_positions + 1];
     let err = model.next_logits(&too_long).err().unwrap();
     assert!(matches!(err, ModelError::ContextTooLong { limit: 8192, .. }), "{err}");
-    assert!(err.to_string().contains("8193 tokens"), "{err}");
+    assert!(err.to_string().contains("8,193 tokens"), "{err}");
+    let chinese = err.explain(sampling_lab_core::Lang::ZhHans);
+    assert!(
+        chinese.starts_with("上下文有 8,193 个 token，最多只能放 8,192 个（模型的上下文长度）"),
+        "{chinese}"
+    );
     assert!(model.next_logits(&reference_ids()).is_ok());
 }
 

@@ -2,14 +2,16 @@
 // (with what was wrong with the link the page opened, until the user changes something). Both
 // keep what they say as catalog messages, so that a change of language says it again.
 import { page } from "../state/store.js";
-import { onLanguageChange, t } from "../l10n/l10n.js";
+import { language, onLanguageChange, t } from "../l10n/l10n.js";
 import { $ } from "./dom.js";
 
-/** What the page says in its own words (`{id, args}`), or a library's words (text) as they are. */
+/** What the page says in its own words (`{id, args}`), the core's sentence in the page's language
+ * (`{texts}`), or a library's words (text) as they are. */
 export function say(said) {
   if (said === null || said === undefined) return "";
   if (typeof said === "string") return said;
-  const args = Object.fromEntries(Object.entries(said.args ?? {}).map(([k, v]) => [k, v && typeof v === "object" && v.id ? say(v) : v]));
+  if (said.texts) return said.texts[language()] ?? said.texts.en;
+  const args = Object.fromEntries(Object.entries(said.args ?? {}).map(([k, v]) => [k, v && typeof v === "object" && (v.id || v.texts) ? say(v) : v]));
   return t(said.id, args);
 }
 

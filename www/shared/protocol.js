@@ -117,9 +117,12 @@
 //                                               the generation's length in tokens, how it ended,
 //                                               and its first token transformers' distribution
 //                                               at that step does not keep (null: none)
-//   error       { id, message, said, fatal }    message: a library's words (the core's error);
-//                                               said: the worker's own, {id, args} of the page's
-//                                               catalog, or null; fatal: the wasm instance died
+//   error       { id, message, said, fatal }    message: the error's text (English for the
+//                                               core's sentences, a library's words as they are);
+//                                               said: what the page says instead, or null: the
+//                                               worker's own words, {id, args} of the page's
+//                                               catalog, or the core's, {texts: {en, zh-Hans}};
+//                                               fatal: the wasm instance died
 //                                               (a panic); the page must start a new worker,
 //                                               which loads the model again
 //
@@ -138,7 +141,8 @@
 // draw worker → worker
 //   progress    { id, done, total }             this part's draws, both ports
 //   drawn       { id, counts }                  both ports' counts per token (BigUint64Array)
-//   error       { id, message }                 the worker then draws this half itself
+//   error       { id, message, said }           the worker then draws this half itself (said:
+//                                               as the worker's error reply has it)
 
 /** @typedef {import("./model-source.js").ModelSource} ModelSource */
 /** @typedef {{system?: string | null, messages: {role: string, content: string}[], answer_prefix?: string}} ChatInput */

@@ -13,7 +13,7 @@ import { SplitDraws } from "./split-draws.js";
 import { fetchSource } from "./model-files.js";
 import { ShippedSteps } from "./shipped-steps.js";
 import { stepFiles } from "./step-files.js";
-import { Said } from "../shared/said.js";
+import { Said, saidBy } from "../shared/said.js";
 import { LANGUAGES } from "../shared/languages.js";
 
 const options = new URL(self.location.href).searchParams;
@@ -125,7 +125,7 @@ function fail(id, e) {
   // A Rust panic surfaces as a WebAssembly.RuntimeError; the instance is unusable after it.
   const fatal = e instanceof WebAssembly.RuntimeError;
   crashed = fatal;
-  const said = fatal ? { id: "error-crashed", args: { detail: e.message } } : (e?.said ?? null);
+  const said = fatal ? { id: "error-crashed", args: { detail: e.message } } : saidBy(e);
   postMessage({ type: Reply.error, id, message: String(e?.message ?? e), said, fatal });
   if (fatal) close();
 }

@@ -1,5 +1,8 @@
 //! What the core refuses, typed; the edges (the command line, the wasm API) turn it into text once.
 
+use crate::text::{Lang, Message};
+use crate::Render;
+
 /// What the core refuses, typed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SamplingError {
@@ -7,9 +10,10 @@ pub enum SamplingError {
     /// `ValueError`, Python's `TypeError`, torch's `RuntimeError`).
     #[error("{0}")]
     Refused(String),
-    /// The input cannot be read: bad JSON, an unknown argument, a value of the wrong type.
-    #[error("{0}")]
-    Invalid(String),
+    /// The input cannot be read: bad JSON, an unknown argument, a value of the wrong type. A
+    /// sentence of the core's catalogs (`invalid-*`), in English when shown as text.
+    #[error("{}", .0.render(Lang::En))]
+    Invalid(Message),
     /// candle returned an error (its message, as a candle program would see it).
     #[error("{0}")]
     Candle(String),
@@ -17,13 +21,30 @@ pub enum SamplingError {
 
 impl SamplingError {
     /// An input that cannot be read, with the message that names the problem.
-    pub fn invalid(message: impl Into<String>) -> Self {
-        SamplingError::Invalid(message.into())
+    pub fn invalid(message: Message) -> Self {
+        SamplingError::Invalid(message)
     }
 
     /// A library's refusal, word for word.
     pub fn refused(message: impl Into<String>) -> Self {
         SamplingError::Refused(message.into())
+    }
+
+    /// What a reader is told, in `lang`: the core's own sentence in that language, a library's
+    /// words (its refusal, candle's error) as they are.
+    pub fn render(&self, lang: Lang) -> String {
+        match self {
+            SamplingError::Invalid(message) => message.render(lang),
+            SamplingError::Refused(text) | SamplingError::Candle(text) => text.clone(),
+        }
+    }
+
+    /// The core's sentence, if it is one (a library's words are not).
+    pub fn message(&self) -> Option<&Message> {
+        match self {
+            SamplingError::Invalid(message) => Some(message),
+            SamplingError::Refused(_) | SamplingError::Candle(_) => None,
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 
 use super::arguments::params::{GenerateArgs, GenerationConfig};
 use super::SamplingError;
+use crate::text::Message;
 
 /// What to inspect: one step's raw logits and the `generate()` call around it.
 #[derive(Clone, Debug, Default)]
@@ -54,16 +55,22 @@ impl Inspection {
 /// Why these logits cannot be inspected, if they cannot: what torch does with them, checked
 /// against torch 2 (`softmax` gives NaN everywhere, `multinomial` raises).
 pub fn check_logits(logits: &[f32]) -> Result<(), SamplingError> {
-    const TORCH: &str = "transformers' softmax turns every probability into NaN and torch.multinomial raises \
-        RuntimeError (probability tensor contains either `inf`, `nan` or element < 0); logits must be finite or -inf";
+    let torch = || Message::new("invalid-logits-torch");
     if logits.is_empty() {
-        return Err(SamplingError::Invalid("logits are empty".into()));
+        return Err(SamplingError::invalid(Message::new("invalid-logits-empty")));
     }
     if let Some(i) = logits.iter().position(|x| x.is_nan() || *x == f32::INFINITY) {
-        return Err(SamplingError::Invalid(format!("logits[{i}] is {}: {TORCH}", logits[i])));
+        return Err(SamplingError::invalid(
+            Message::new("invalid-logit-not-finite")
+                .verbatim("index", i.to_string())
+                .verbatim("value", logits[i].to_string())
+                .arg("why", torch()),
+        ));
     }
     if logits.iter().all(|x| *x == f32::NEG_INFINITY) {
-        return Err(SamplingError::Invalid(format!("every logit is -inf: {TORCH}")));
+        return Err(SamplingError::invalid(
+            Message::new("invalid-logits-all-masked").arg("why", torch()),
+        ));
     }
     Ok(())
 }

@@ -3,6 +3,7 @@
 
 use super::{State, Target};
 use crate::generation::GenerationError;
+use sampling_lab_core::Message;
 use serde::Serialize;
 
 /// transformers' `prompt_lookup_num_tokens` and `max_matching_ngram_size` defaults.
@@ -30,9 +31,9 @@ impl std::str::FromStr for DraftSource {
             "greedy" => Ok(DraftSource::Greedy),
             "prompt-lookup" => Ok(DraftSource::PromptLookup),
             "sampled" => Ok(DraftSource::Sampled),
-            other => Err(GenerationError::Invalid(format!(
-                "--draft must be greedy, prompt-lookup or sampled, not `{other}`"
-            ))),
+            other => Err(GenerationError::invalid(
+                Message::new("generation-draft").verbatim("draft", other),
+            )),
         }
     }
 }

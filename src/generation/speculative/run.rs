@@ -8,6 +8,7 @@ use crate::generation::session::Finish;
 use crate::generation::{GenerationError, Sampler};
 use sampling_lab_core::internal::torch_argmax;
 use sampling_lab_core::ColumnName;
+use sampling_lab_core::Message;
 
 impl Speculative {
     /// Generates after `prompt`, whose logits `prefill_logits` the target has just produced
@@ -39,12 +40,10 @@ impl Speculative {
         sampler: &mut Sampler,
     ) -> Result<State, GenerationError> {
         if self.block_size == 0 {
-            return Err(GenerationError::invalid(
-                "the block size must be at least 1 (the anchor)",
-            ));
+            return Err(GenerationError::invalid(Message::new("generation-block-size")));
         }
         if self.max_new_tokens == 0 {
-            return Err(GenerationError::invalid("max_new_tokens must be at least 1"));
+            return Err(GenerationError::invalid(Message::new("generation-max-new-tokens")));
         }
         let mut state = State {
             ids: prompt.to_vec(),

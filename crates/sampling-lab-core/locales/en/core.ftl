@@ -114,3 +114,28 @@ cause-runtime-arithmetic = { $runtime } runs these rules in f32 (keeping { $kept
 ## The reference chat beside the write-up it comes from (its original f32 weights).
 write-up-other-branch = The write-up this chat comes from ran the original f32 weights: there the top 40 tokens held { NUMBER($published_mass, minimumFractionDigits: 4) } of the mass, more than top_p=0.9, so candle's TopKThenTopP cut at 0.9 of the whole and the literal port kept { $published_literal } where transformers kept { $published_hf }. With this model the top 40 hold { NUMBER($mass, minimumFractionDigits: 3, maximumFractionDigits: 3) }, less than 0.9, so the literal port takes the other branch: it skips the nucleus and keeps all 40 (transformers: { $hf }).
 write-up-same-branch = The write-up this chat comes from ran the original f32 weights: there the top 40 tokens held { NUMBER($published_mass, minimumFractionDigits: 4) } of the mass and the literal port kept { $published_literal } where transformers kept { $published_hf }. With this model the top 40 hold { NUMBER($mass, minimumFractionDigits: 3, maximumFractionDigits: 3) }, also more than top_p=0.9: the same branch, the literal port keeping { $literal } and transformers { $hf }.
+
+## What the core refuses to read. A JSON parser's words ($detail) and a value as the input wrote
+## it stay as they are.
+invalid-language = the language must be `en` or `zh-Hans`, not `{ $tag }`
+invalid-params-json = params are not valid JSON: { $detail } at line { $line }, column { $column }
+invalid-params-not-object = params must be a JSON object of generate() keyword arguments
+invalid-argument-unknown = unknown generate() argument `{ $key }`; supported: { $supported }
+invalid-seed = `seed` must be a non-negative integer
+invalid-max-new-tokens = `max_new_tokens` must be a positive integer
+invalid-value-too-large = `{ $key }` is too large: { $value }
+invalid-value-type = `{ $key }` must be a number, a bool or null, not { $value }
+invalid-generation-config-json = generation_config.json is not valid JSON: { $detail } at line { $line }, column { $column }
+invalid-generation-config-not-object = generation_config.json must be a JSON object
+invalid-report-options-json = the report's options are not valid JSON: { $detail } at line { $line }, column { $column }
+invalid-semantics = semantics must be one of { $names }, not `{ $name }`
+invalid-logits-empty = logits are empty
+invalid-logit-not-finite = logits[{ $index }] is { $value }: { $why }
+invalid-logits-all-masked = every logit is -inf: { $why }
+invalid-logits-torch = transformers' softmax turns every probability into NaN and torch.multinomial raises RuntimeError (probability tensor contains either `inf`, `nan` or element < 0); logits must be finite or -inf
+invalid-ngram-not-whole = no_repeat_ngram_size={ $n }: transformers.js builds n-grams of whole tokens only
+invalid-gumbel-no-distribution = GumbelSoftmax has no exact distribution
+invalid-weights = the kept tokens' probabilities cannot be drawn from: { $detail }
+invalid-part = part { $index } of { $of } does not exist
+invalid-counts-vocabulary = { $count } counts for a vocabulary of { $vocab }
+invalid-counts-columns = { $count } counts do not fit this run's columns

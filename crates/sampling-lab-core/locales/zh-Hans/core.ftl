@@ -69,3 +69,27 @@ cause-runtime-arithmetic = { $runtime } 用 f32 执行同样的规则（留下 {
 ## 参考对话和它所出自的文章（文章用的是原始 f32 权重）。
 write-up-other-branch = 这个对话出自的文章用的是原始 f32 权重：那里前 40 个 token 占了 { NUMBER($published_mass, minimumFractionDigits: 4) } 的质量，超过 top_p=0.9，所以 candle 的 TopKThenTopP 在整体质量的 0.9 处截断，照字面搬的移植留下 { $published_literal } 个候选，transformers 留下 { $published_hf } 个。这个模型的前 40 个 token 只占 { NUMBER($mass, minimumFractionDigits: 3, maximumFractionDigits: 3) }，不到 0.9，所以照字面搬的移植走了另一条分支：它跳过 nucleus，40 个全部留下（transformers：{ $hf } 个）。
 write-up-same-branch = 这个对话出自的文章用的是原始 f32 权重：那里前 40 个 token 占了 { NUMBER($published_mass, minimumFractionDigits: 4) } 的质量，照字面搬的移植留下 { $published_literal } 个候选，transformers 留下 { $published_hf } 个。这个模型的前 40 个 token 占 { NUMBER($mass, minimumFractionDigits: 3, maximumFractionDigits: 3) }，同样超过 top_p=0.9：走的是同一条分支，照字面搬的移植留下 { $literal } 个，transformers 留下 { $hf } 个。
+
+## 核心拒绝读取的输入。JSON 解析器的原话（$detail）和输入里写的值保持原样。
+invalid-language = 语言只能是 `en` 或 `zh-Hans`，不能是 `{ $tag }`
+invalid-params-json = 参数不是有效的 JSON：第 { $line } 行第 { $column } 列，“{ $detail }”
+invalid-params-not-object = 参数必须是一个 JSON 对象，写 generate() 的关键字参数
+invalid-argument-unknown = generate() 没有参数 `{ $key }`；支持的有：{ $supported }
+invalid-seed = `seed` 必须是非负整数
+invalid-max-new-tokens = `max_new_tokens` 必须是正整数
+invalid-value-too-large = `{ $key }` 太大：{ $value }
+invalid-value-type = `{ $key }` 必须是数字、布尔值或 null，不能是 { $value }
+invalid-generation-config-json = generation_config.json 不是有效的 JSON：第 { $line } 行第 { $column } 列，“{ $detail }”
+invalid-generation-config-not-object = generation_config.json 必须是一个 JSON 对象
+invalid-report-options-json = 报告的选项不是有效的 JSON：第 { $line } 行第 { $column } 列，“{ $detail }”
+invalid-semantics = semantics 只能是 { $names } 之一，不能是 `{ $name }`
+invalid-logits-empty = logits 是空的
+invalid-logit-not-finite = logits[{ $index }] 是 { $value }：{ $why }
+invalid-logits-all-masked = 所有 logit 都是 -inf：{ $why }
+invalid-logits-torch = transformers 的 softmax 会把每个概率都变成 NaN，torch.multinomial 会抛出 RuntimeError（“probability tensor contains either `inf`, `nan` or element < 0”）；logits 必须是有限值或 -inf
+invalid-ngram-not-whole = no_repeat_ngram_size={ $n }：transformers.js 只按整数个 token 构造 n-gram
+invalid-gumbel-no-distribution = GumbelSoftmax 没有精确的分布
+invalid-weights = 无法从留下的 token 的概率中抽取：“{ $detail }”
+invalid-part = 第 { $index } 部分（共 { $of } 部分）不存在
+invalid-counts-vocabulary = { $count } 个计数对不上大小为 { $vocab } 的词表
+invalid-counts-columns = { $count } 个计数对不上这次运行的各列

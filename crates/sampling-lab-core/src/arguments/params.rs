@@ -6,6 +6,7 @@
 //! lower layers only fill fields that are still None.
 
 use super::pyvalue::PyValue;
+use crate::text::Message;
 use crate::SamplingError;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -131,7 +132,7 @@ impl GenerateArgs {
     pub fn from_json(value: &Value) -> Result<Self, SamplingError> {
         let map = value
             .as_object()
-            .ok_or_else(|| SamplingError::invalid("params must be a JSON object of generate() keyword arguments"))?;
+            .ok_or_else(|| SamplingError::invalid(Message::new("invalid-params-not-object")))?;
         let mut args = GenerateArgs::default();
         for (key, value) in map {
             if let Some(field) = Field::from_name(key) {
@@ -140,21 +141,24 @@ impl GenerateArgs {
                 args.seed = Some(
                     value
                         .as_u64()
-                        .ok_or_else(|| SamplingError::invalid("`seed` must be a non-negative integer"))?,
+                        .ok_or_else(|| SamplingError::invalid(Message::new("invalid-seed")))?,
                 );
             } else if key == "max_new_tokens" {
                 args.max_new_tokens = Some(
                     value
                         .as_u64()
-                        .ok_or_else(|| SamplingError::invalid("`max_new_tokens` must be a positive integer"))?
+                        .ok_or_else(|| SamplingError::invalid(Message::new("invalid-max-new-tokens")))?
                         as usize,
                 );
             } else {
-                return Err(SamplingError::Invalid(format!(
-                    "unknown generate() argument `{key}`; supported: {}, {}",
-                    supported_names(),
-                    ACCEPTED_EXTRA.join(", ")
-                )));
+                return Err(SamplingError::invalid(
+                    Message::new("invalid-argument-unknown")
+                        .verbatim("key", key.as_str())
+                        .verbatim(
+                            "supported",
+                            format!("{}, {}", supported_names(), ACCEPTED_EXTRA.join(", ")),
+                        ),
+                ));
             }
         }
         Ok(args)
@@ -179,8 +183,8 @@ impl GenerateArgs {
     /// # Ok::<(), sampling_lab_core::SamplingError>(())
     /// ```
     pub fn from_json_str(text: &str) -> Result<Self, SamplingError> {
-        let value: Value = serde_json::from_str(text)
-            .map_err(|e| SamplingError::Invalid(format!("params are not valid JSON: {e}")))?;
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| SamplingError::invalid(Message::json("invalid-params-json", &e)))?;
         Self::from_json(&value)
     }
 
@@ -253,7 +257,7 @@ impl GenerationConfig {
     pub fn from_json(value: &Value) -> Result<Self, SamplingError> {
         let map = value
             .as_object()
-            .ok_or_else(|| SamplingError::invalid("generation_config.json must be a JSON object"))?;
+            .ok_or_else(|| SamplingError::invalid(Message::new("invalid-generation-config-not-object")))?;
         let mut values = Vec::new();
         for field in Field::ALL {
             if let Some(v) = map.get(field.name()) {
@@ -266,7 +270,7 @@ impl GenerationConfig {
     /// [`GenerationConfig::from_json`] of the file's text.
     pub fn from_json_str(text: &str) -> Result<Self, SamplingError> {
         let value: Value = serde_json::from_str(text)
-            .map_err(|e| SamplingError::Invalid(format!("generation_config.json is not valid JSON: {e}")))?;
+            .map_err(|e| SamplingError::invalid(Message::json("invalid-generation-config-json", &e)))?;
         Self::from_json(&value)
     }
 

@@ -4,6 +4,7 @@
 //! messages print Python reprs (`1e-07`, `2.0`, `None`), so the values keep both. Numbers as
 //! Rust source writes them (`0.7`, `1.0`) are here too, for the ports' code.
 
+use crate::text::Message;
 use crate::SamplingError;
 use serde_json::Value;
 
@@ -30,14 +31,20 @@ impl PyValue {
                 if let Some(i) = n.as_i64() {
                     Ok(PyValue::Int(i))
                 } else if n.is_u64() {
-                    Err(SamplingError::Invalid(format!("`{key}` is too large: {n}")))
+                    Err(SamplingError::invalid(
+                        Message::new("invalid-value-too-large")
+                            .verbatim("key", key)
+                            .verbatim("value", n.to_string()),
+                    ))
                 } else {
                     Ok(PyValue::Float(n.as_f64().unwrap_or(f64::NAN)))
                 }
             }
-            other => Err(SamplingError::Invalid(format!(
-                "`{key}` must be a number, a bool or null, not {other}"
-            ))),
+            other => Err(SamplingError::invalid(
+                Message::new("invalid-value-type")
+                    .verbatim("key", key)
+                    .verbatim("value", other.to_string()),
+            )),
         }
     }
 

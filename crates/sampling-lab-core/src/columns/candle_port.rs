@@ -9,6 +9,7 @@ use super::engine::block_seed;
 use super::{DrawSource, Drawing, TokenSampler, DRAW_BLOCK as BLOCK};
 use crate::arguments::pyvalue::rust_f64;
 use crate::distribution::Distribution;
+use crate::text::Message;
 use crate::truncation::ban_ngrams;
 use crate::truncation::{apply_all, Warper};
 use crate::SamplingError;
@@ -103,7 +104,7 @@ impl CandlePort {
                 return Ok(Distribution::one_hot(token as usize, vocab));
             }
             Sampling::GumbelSoftmax { .. } => {
-                return Err(SamplingError::invalid("GumbelSoftmax has no exact distribution"))
+                return Err(SamplingError::invalid(Message::new("invalid-gumbel-no-distribution")))
             }
             Sampling::All { temperature }
             | Sampling::TopK { temperature, .. }

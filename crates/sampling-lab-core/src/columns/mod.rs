@@ -41,7 +41,7 @@ use crate::arguments::params::{EffectiveParams, GenerateArgs, GenerationConfig};
 use crate::arguments::pyvalue::PyValue;
 use crate::distribution::{Comparison, Distribution};
 use crate::inspection::Inspection;
-use crate::text::Arg;
+use crate::text::{Arg, Message};
 use crate::SamplingError;
 use causes::Rule;
 use hf::{HfOutcome, HfSampling};
@@ -131,7 +131,11 @@ impl std::str::FromStr for ColumnName {
     fn from_str(s: &str) -> Result<Self, SamplingError> {
         ColumnName::all().find(|x| x.name() == s).ok_or_else(|| {
             let names: Vec<String> = ColumnName::all().map(|x| format!("`{x}`")).collect();
-            SamplingError::Invalid(format!("semantics must be one of {}, not `{s}`", names.join(", ")))
+            SamplingError::invalid(
+                Message::new("invalid-semantics")
+                    .verbatim("names", names.join(", "))
+                    .verbatim("name", s),
+            )
         })
     }
 }

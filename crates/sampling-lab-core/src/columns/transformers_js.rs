@@ -96,9 +96,7 @@ impl TransformersJs {
             ))
         })?;
         let ngram = positive_whole(number(Field::NoRepeatNgramSize), |n| {
-            SamplingError::Invalid(format!(
-                "no_repeat_ngram_size={n}: transformers.js builds n-grams of whole tokens only"
-            ))
+            SamplingError::invalid(Message::new("invalid-ngram-not-whole").verbatim("n", n.to_string()))
         })?;
         let ignored = if do_sample { ignored_warpers(&value) } else { Vec::new() };
         Ok(TransformersJs {

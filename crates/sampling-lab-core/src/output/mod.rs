@@ -15,4 +15,4 @@ pub mod port;
 pub mod report;
 pub(crate) mod write_up;
 
-pub use catalog::{ColumnInfo, Render};
+pub use catalog::{Catalog, ColumnInfo, Render};

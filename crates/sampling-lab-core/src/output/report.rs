@@ -9,7 +9,7 @@ use crate::columns::hf::{self, Processor};
 use crate::columns::thresholds::ThresholdText;
 use crate::columns::ColumnName;
 use crate::distribution::{Comparison, Distribution};
-use crate::text::{Lang, Text};
+use crate::text::{Lang, Message, Text};
 use crate::SamplingError;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize};
@@ -46,7 +46,7 @@ impl ReportOptions {
         if text.trim().is_empty() {
             return Ok(ReportOptions::default());
         }
-        serde_json::from_str(text).map_err(|e| SamplingError::invalid(format!("the report's options: {e}")))
+        serde_json::from_str(text).map_err(|e| SamplingError::invalid(Message::json("invalid-report-options-json", &e)))
     }
 }
 

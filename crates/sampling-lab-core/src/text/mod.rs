@@ -68,9 +68,9 @@ impl std::str::FromStr for Lang {
         match (parts.next(), parts.next()) {
             (Some("en"), _) => Ok(Lang::En),
             (Some("zh"), None | Some("hans" | "cn" | "sg")) => Ok(Lang::ZhHans),
-            _ => Err(crate::SamplingError::invalid(format!(
-                "the language must be `en` or `zh-Hans`, not `{tag}`"
-            ))),
+            _ => Err(crate::SamplingError::invalid(
+                Message::new("invalid-language").verbatim("tag", tag),
+            )),
         }
     }
 }
@@ -154,6 +154,21 @@ impl Message {
     /// With text `name` used as it is in every language (code, names, a library's words).
     pub fn verbatim(self, name: &'static str, text: impl Into<String>) -> Self {
         self.arg(name, Arg::Verbatim(text.into()))
+    }
+
+    /// The message `id` about a JSON text that does not parse: its `line` and `column`, and
+    /// serde_json's words for what it found there (`detail`, quoted as they are).
+    pub fn json(id: &'static str, e: &serde_json::Error) -> Self {
+        let text = e.to_string();
+        // serde_json ends its words with " at line L column C"; the message says where itself.
+        let detail = match text.rsplit_once(" at line ") {
+            Some((words, _)) if e.line() > 0 => words.to_string(),
+            _ => text,
+        };
+        Message::new(id)
+            .count("line", e.line())
+            .count("column", e.column())
+            .verbatim("detail", detail)
     }
 
     /// The catalog id: stable across languages and releases (exercise sets and tests read it).

@@ -21,8 +21,9 @@ const CORE: [&str; 2] = [
     include_str!("../../../locales/zh-Hans/core.ftl"),
 ];
 
-/// One language's messages.
-pub(crate) struct Catalog {
+/// One language's messages: the core's, or the core's and a program's own
+/// ([`Catalog::extended`]), so that the program's errors and reports are said alike.
+pub struct Catalog {
     lang: Lang,
     bundle: FluentBundle<FluentResource>,
 }
@@ -32,17 +33,29 @@ impl Catalog {
     pub fn get(lang: Lang) -> &'static Catalog {
         static PARSED: [OnceLock<Catalog>; 2] = [OnceLock::new(), OnceLock::new()];
         let index = Lang::ALL.iter().position(|l| *l == lang).expect("every Lang is in ALL");
-        PARSED[index].get_or_init(|| Catalog::parse(lang, index))
+        PARSED[index].get_or_init(|| Catalog::parse(lang, index, None))
     }
 
-    fn parse(lang: Lang, index: usize) -> Catalog {
+    /// The core's catalog of `lang` and `source`, a program's own messages in that language
+    /// (Fluent; no id of the core's again). Parsed here: a program keeps it, once per language.
+    ///
+    /// # Panics
+    /// If `source` does not parse or defines an id twice: a catalog is the program's own file.
+    pub fn extended(lang: Lang, source: &str) -> Catalog {
+        let index = Lang::ALL.iter().position(|l| *l == lang).expect("every Lang is in ALL");
+        Catalog::parse(lang, index, Some(source))
+    }
+
+    fn parse(lang: Lang, index: usize, extra: Option<&str>) -> Catalog {
         let tag = lang.tag().parse().expect("a Lang's tag is a language identifier");
         let mut bundle = FluentBundle::new_concurrent(vec![tag]);
         // Plain text: the page puts it in textContent, the command line on a terminal.
         bundle.set_use_isolating(false);
         bundle.set_formatter(Some(format_number));
         bundle.add_builtins().expect("NUMBER is not defined twice");
-        let sources = std::iter::once(CORE[index]).chain(CATALOGS.iter().map(|c| c[index]));
+        let sources = std::iter::once(CORE[index])
+            .chain(CATALOGS.iter().map(|c| c[index]))
+            .chain(extra);
         for source in sources {
             let resource = FluentResource::try_new(source.to_string())
                 .unwrap_or_else(|(_, errors)| panic!("a {lang} catalog does not parse: {errors:?}"));

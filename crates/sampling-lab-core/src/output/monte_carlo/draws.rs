@@ -8,6 +8,7 @@
 
 use crate::columns::{DrawSource, DRAW_BLOCK as BLOCK};
 use crate::distribution::{total_variation, Distribution};
+use crate::text::Message;
 use crate::SamplingError;
 use serde::Serialize;
 use std::ops::Range;
@@ -33,7 +34,9 @@ impl Part {
         if index < of {
             Ok(Part { index, of })
         } else {
-            Err(SamplingError::Invalid(format!("part {index} of {of} does not exist")))
+            Err(SamplingError::invalid(
+                Message::new("invalid-part").count("index", index).count("of", of),
+            ))
         }
     }
 
@@ -121,11 +124,11 @@ impl ColumnDraws {
     /// Adds draws another thread made of the same run (other blocks, same seed).
     pub fn absorb(&mut self, counts: &[u64]) -> Result<(), SamplingError> {
         if counts.len() != self.counts.len() {
-            return Err(SamplingError::Invalid(format!(
-                "{} counts for a vocabulary of {}",
-                counts.len(),
-                self.counts.len()
-            )));
+            return Err(SamplingError::invalid(
+                Message::new("invalid-counts-vocabulary")
+                    .count("count", counts.len())
+                    .count("vocab", self.counts.len()),
+            ));
         }
         self.counts
             .iter_mut()

@@ -6,6 +6,7 @@ use super::{DrawsOrError, MonteCarlo};
 use crate::columns::{ColumnName, REGISTRY};
 use crate::distribution::Distribution;
 use crate::output::analysis::Analysis;
+use crate::text::Message;
 use crate::SamplingError;
 
 type Side = Result<(ColumnDraws, Distribution), SamplingError>;
@@ -87,10 +88,9 @@ impl MonteCarloRun {
     pub fn absorb(&mut self, counts: &[u64]) -> Result<(), SamplingError> {
         let sides: Vec<&mut ColumnDraws> = self.sides().collect();
         if counts.len() != sides.iter().map(|s| s.counts().len()).sum::<usize>() {
-            return Err(SamplingError::Invalid(format!(
-                "{} counts do not fit this run's columns",
-                counts.len()
-            )));
+            return Err(SamplingError::invalid(
+                Message::new("invalid-counts-columns").count("count", counts.len()),
+            ));
         }
         let mut rest = counts;
         for side in sides {
