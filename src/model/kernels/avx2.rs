@@ -154,6 +154,12 @@ unsafe impl Lanes for Avx2 {
 /// Tokens per micro-kernel: a block's nine vectors and four running ones in 16 registers.
 const TOKENS: usize = 4;
 
+/// SwiGLU's products ([`super::silu`]), eight lanes per vector.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn silu_mul(g: &[f32], u: &[f32], out: &mut [f32]) {
+    super::silu::lanes::<8>(g, u, out)
+}
+
 super::entries!(
     #[target_feature(enable = "avx2")]
     Avx2,

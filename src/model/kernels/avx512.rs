@@ -181,6 +181,12 @@ unsafe impl Lanes for Avx512 {
 /// Tokens per micro-kernel: a block's nine vectors and eight running ones, of 32 registers.
 const TOKENS: usize = 8;
 
+/// SwiGLU's products ([`super::silu`]), sixteen lanes per vector.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) unsafe fn silu_mul(g: &[f32], u: &[f32], out: &mut [f32]) {
+    super::silu::lanes::<16>(g, u, out)
+}
+
 super::entries!(
     #[target_feature(enable = "avx512f,avx512bw")]
     Avx512,

@@ -104,6 +104,16 @@ impl Kernels {
         unsafe { dispatch!(self, q4_1_product(dm, quants, cols, xs, sums, out)) }
     }
 
+    /// See [`silu_mul`](super::silu_mul).
+    pub fn silu_mul(self, g: &[f32], u: &[f32], out: &mut [f32]) {
+        assert!(g.len() == out.len() && u.len() == out.len());
+        // SAFETY: the CPU is checked in `dispatch`; the kernels read through slices.
+        #[allow(unused_unsafe)]
+        unsafe {
+            dispatch!(self, silu_mul(g, u, out))
+        }
+    }
+
     /// See [`f32_product`](super::f32_product).
     pub fn f32_product(self, w: &[f32], cols: usize, xs: &[f32], out: &mut [f32]) {
         check_dense(w, cols, xs, out);

@@ -18,7 +18,9 @@
 //!
 //! A product with several activation rows (a prompt) is the same dot product for each, so a
 //! cached decoding step and a full forward pass over the same tokens agree bit for bit.
-//! `dequantize_*` are candle's formulas, a multiply then an add, never fused.
+//! `dequantize_*` are candle's formulas, a multiply then an add, never fused. [`silu_mul`] is
+//! SwiGLU's `g / (expf(−g) + 1) · u` with libm's `expf` computed lane by lane (`silu.rs`): libm's
+//! operations in libm's order, so every lane has libm's bits.
 //!
 //! **How the contract is kept.** The products are written once (`rows.rs`: one activation row;
 //! `blocked.rs`: several, tiled over rows × tokens) over a vector of the contract's lanes
@@ -35,6 +37,7 @@ mod blocked;
 mod lanes;
 pub mod portable;
 mod rows;
+mod silu;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -123,6 +126,12 @@ pub fn q4_1_product(dm: &[f32], quants: &[u8], cols: usize, xs: &[f32], sums: &[
 #[inline]
 pub fn f32_product(w: &[f32], cols: usize, xs: &[f32], out: &mut [f32]) {
     active().f32_product(w, cols, xs, out)
+}
+
+/// SwiGLU's `out[i] = g[i] / (expf(−g[i]) + 1) · u[i]`, with libm's `expf` bit for bit.
+#[inline]
+pub fn silu_mul(g: &[f32], u: &[f32], out: &mut [f32]) {
+    active().silu_mul(g, u, out)
 }
 
 /// The sizes every `Q8_0` kernel relies on (it reads through raw pointers).

@@ -140,6 +140,12 @@ unsafe impl Lanes for Neon {
 /// Tokens per micro-kernel: a block's nine vectors and eight running ones, of 32 registers.
 const TOKENS: usize = 8;
 
+/// SwiGLU's products ([`super::silu`]), four lanes per vector.
+#[target_feature(enable = "neon")]
+pub(super) unsafe fn silu_mul(g: &[f32], u: &[f32], out: &mut [f32]) {
+    super::silu::lanes::<4>(g, u, out)
+}
+
 super::entries!(
     #[target_feature(enable = "neon")]
     Neon,

@@ -98,4 +98,12 @@ pub fn dequantize_q4_1(d: f32, m: f32, quants: &[u8], out: &mut [f32]) {
     }
 }
 
+/// SwiGLU's `g / (expf(−g) + 1) · u`, value by value with libm: the reference [`super::silu`]
+/// keeps.
+pub fn silu_mul(g: &[f32], u: &[f32], out: &mut [f32]) {
+    for ((g, u), y) in g.iter().zip(u).zip(out) {
+        *y = g / (libm::expf(-g) + 1.0) * u;
+    }
+}
+
 super::entries!(Four, TOKENS);

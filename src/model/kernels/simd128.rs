@@ -191,4 +191,9 @@ unsafe impl Lanes for Simd {
 /// four running vectors fit beside the products in flight.
 const TOKENS: usize = 4;
 
+/// SwiGLU's products ([`super::silu`]), four lanes per vector (the build's `+simd128`).
+pub(super) unsafe fn silu_mul(g: &[f32], u: &[f32], out: &mut [f32]) {
+    super::silu::lanes::<4>(g, u, out)
+}
+
 super::entries!(Simd, TOKENS);
