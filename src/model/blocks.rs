@@ -245,13 +245,19 @@ impl BlockMatrix {
         let writer = DisjointRows::new(&mut out);
         pool::for_rows(self.rows, ROW_ALIGN, &|range| {
             let width = range.len();
-            let mut own = vec![0f32; n * width];
             let (f, q) = self.rows_of(range.clone());
-            match self.format {
-                BlockFormat::Q8_0 => kernels::q8_0_product(f, q, self.cols, xs, &mut own),
-                BlockFormat::Q4_1 => kernels::q4_1_product(f, q, self.cols, xs, &sums, &mut own),
-                BlockFormat::F32 => kernels::f32_product(f, self.cols, xs, &mut own),
+            let product = |own: &mut [f32]| match self.format {
+                BlockFormat::Q8_0 => kernels::q8_0_product(f, q, self.cols, xs, own),
+                BlockFormat::Q4_1 => kernels::q4_1_product(f, q, self.cols, xs, &sums, own),
+                BlockFormat::F32 => kernels::f32_product(f, self.cols, xs, own),
+            };
+            if width == self.rows {
+                // One range (one thread): its outputs are the product's, written in place.
+                // SAFETY: the range covers every row, so no other call writes.
+                return product(unsafe { writer.slice(0, n * width) });
             }
+            let mut own = vec![0f32; n * width];
+            product(&mut own);
             for (t, values) in own.chunks_exact(width).enumerate() {
                 // SAFETY: the pool's ranges are disjoint, so each call writes its own outputs.
                 unsafe { writer.slice(t * self.rows + range.start, width) }.copy_from_slice(values);
