@@ -449,3 +449,26 @@ both! {
         }
     }
 }
+
+both! {
+    fn the_attentions_weighted_sums_are_portables_bits_on_every_implementation() {
+        use kernels::Kernels;
+        // Heads of whole vectors and with a tail for every width; one key to past a vector's.
+        for (salt, (head, keys)) in [(64, 1), (64, 40), (37, 7), (16, 33), (5, 3), (96, 18)].into_iter().enumerate() {
+            let (_, floats) = raw(keys * head + keys + head, salt as u64);
+            let (values, rest) = floats.split_at(keys * head);
+            let (p, start) = rest.split_at(keys);
+            let run = |k: Kernels, width: usize| {
+                let mut y = start[..width].to_vec();
+                k.weighted_sum(p, values, head, &mut y);
+                y.iter().map(|v| v.to_bits()).collect::<Vec<u32>>()
+            };
+            for width in [head, head - 1] {
+                let want = run(Kernels::Portable, width);
+                for k in Kernels::ALL.into_iter().skip(1).filter(|k| k.supported()) {
+                    assert!(run(k, width) == want, "{k}: head {head}, {keys} keys, {width} values differ from portable");
+                }
+            }
+        }
+    }
+}

@@ -159,6 +159,11 @@ impl KvBuffer {
     pub fn value(&self, g: usize, j: usize) -> &[f32] {
         &self.v[self.at(g, j)..][..self.head]
     }
+
+    /// Head `g`'s first `count` values, one after another.
+    pub fn values(&self, g: usize, count: usize) -> &[f32] {
+        &self.v[self.at(g, 0)..self.at(g, count)]
+    }
 }
 
 /// Causal grouped-query attention of the rows of `q` (`[n][heads·head]`, positions `pos..`)
@@ -169,6 +174,10 @@ impl KvBuffer {
 /// Per query: scores `s_j = (q · k_j) · 1/√head` (the dot product in the kernels' order), the
 /// max, `e_j = e^(s_j − max)`, their sum in order, `p_j = e_j / sum`, and each output value
 /// `Σ_j p_j · v_j` in order. Heads are split over the pool's threads.
+///
+/// A prompt's queries take their scores [`QUERIES`] at a time, as one product with several
+/// activation rows (the keys loaded once for all of them; a query's own scores are the same dot
+/// products, and those past its position are left unused).
 pub fn attention(q: &[f32], kv: &KvBuffer, heads: usize, pos: usize) -> Vec<f32> {
     let (head, width) = (kv.head, heads * kv.head);
     let n = q.len() / width;
@@ -177,36 +186,50 @@ pub fn attention(q: &[f32], kv: &KvBuffer, heads: usize, pos: usize) -> Vec<f32>
     let mut out = vec![0f32; q.len()];
     let writer = DisjointRows::new(&mut out);
     pool::for_rows(heads, 1, &|range| {
-        let mut p = Vec::with_capacity(pos + n);
+        let block = n.min(QUERIES);
+        let mut queries = Vec::with_capacity(block * head);
+        let mut scores = Vec::with_capacity(block * (pos + n));
         for h in range {
             let g = h / groups;
-            for t in 0..n {
-                let query = &q[t * width + h * head..][..head];
-                let keys = pos + t + 1;
-                p.clear();
-                p.resize(keys, 0.0);
-                kernels::f32_product(kv.keys(g, keys), head, query, &mut p);
-                for s in p.iter_mut() {
-                    *s *= scale;
+            for first in (0..n).step_by(QUERIES) {
+                let rows = first..(first + QUERIES).min(n);
+                // Every key the block's last query sees (the earlier ones see fewer).
+                let seen = pos + rows.end;
+                queries.clear();
+                for t in rows.clone() {
+                    queries.extend_from_slice(&q[t * width + h * head..][..head]);
                 }
-                let max = p.iter().fold(f32::NEG_INFINITY, |m, &s| m.max(s));
-                for s in p.iter_mut() {
-                    *s = libm::expf(*s - max);
-                }
-                let sum = p.iter().fold(0f32, |a, &e| a + e);
-                // SAFETY: head `h`'s outputs of row `t`: the pool's head ranges are disjoint.
-                let y = unsafe { writer.slice(t * width + h * head, head) };
-                for (j, e) in p.iter().enumerate() {
-                    let weight = e / sum;
-                    for (y, v) in y.iter_mut().zip(kv.value(g, j)) {
-                        *y += weight * v;
+                scores.clear();
+                scores.resize(rows.len() * seen, 0.0);
+                kernels::f32_product(kv.keys(g, seen), head, &queries, &mut scores);
+                for (t, all) in rows.zip(scores.chunks_exact_mut(seen)) {
+                    let keys = pos + t + 1;
+                    let p = &mut all[..keys];
+                    for s in p.iter_mut() {
+                        *s *= scale;
                     }
+                    let max = p.iter().fold(f32::NEG_INFINITY, |m, &s| m.max(s));
+                    for s in p.iter_mut() {
+                        *s -= max;
+                    }
+                    kernels::expf(p);
+                    let sum = p.iter().fold(0f32, |a, &e| a + e);
+                    for e in p.iter_mut() {
+                        *e /= sum;
+                    }
+                    // SAFETY: head `h`'s outputs of row `t`: the pool's head ranges are disjoint.
+                    let y = unsafe { writer.slice(t * width + h * head, head) };
+                    kernels::weighted_sum(p, kv.values(g, keys), head, y);
                 }
             }
         }
     });
     out
 }
+
+/// A prompt's queries whose scores are one product: enough to reuse each key across a
+/// micro-kernel's tokens, few enough that the scores past a query's position cost little.
+const QUERIES: usize = 16;
 
 #[cfg(test)]
 mod tests {

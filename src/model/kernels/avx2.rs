@@ -154,11 +154,11 @@ unsafe impl Lanes for Avx2 {
 /// Tokens per micro-kernel: a block's nine vectors and four running ones in 16 registers.
 const TOKENS: usize = 4;
 
-/// SwiGLU's products ([`super::silu`]), eight lanes per vector.
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn silu_mul(g: &[f32], u: &[f32], out: &mut [f32]) {
-    super::silu::lanes::<8>(g, u, out)
-}
+// The element-wise kernels, eight lanes per vector.
+super::vector_entries!(
+    #[target_feature(enable = "avx2")]
+    8
+);
 
 super::entries!(
     #[target_feature(enable = "avx2")]

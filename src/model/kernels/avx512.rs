@@ -181,11 +181,11 @@ unsafe impl Lanes for Avx512 {
 /// Tokens per micro-kernel: a block's nine vectors and eight running ones, of 32 registers.
 const TOKENS: usize = 8;
 
-/// SwiGLU's products ([`super::silu`]), sixteen lanes per vector.
-#[target_feature(enable = "avx512f,avx512bw")]
-pub(super) unsafe fn silu_mul(g: &[f32], u: &[f32], out: &mut [f32]) {
-    super::silu::lanes::<16>(g, u, out)
-}
+// The element-wise kernels, sixteen lanes per vector.
+super::vector_entries!(
+    #[target_feature(enable = "avx512f,avx512bw")]
+    16
+);
 
 super::entries!(
     #[target_feature(enable = "avx512f,avx512bw")]

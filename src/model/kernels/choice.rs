@@ -104,6 +104,25 @@ impl Kernels {
         unsafe { dispatch!(self, q4_1_product(dm, quants, cols, xs, sums, out)) }
     }
 
+    /// See [`expf`](super::expf).
+    pub fn expf(self, xs: &mut [f32]) {
+        // SAFETY: the CPU is checked in `dispatch`; the kernels read through slices.
+        #[allow(unused_unsafe)]
+        unsafe {
+            dispatch!(self, expf(xs))
+        }
+    }
+
+    /// See [`weighted_sum`](super::weighted_sum).
+    pub fn weighted_sum(self, p: &[f32], values: &[f32], stride: usize, y: &mut [f32]) {
+        assert!(y.len() <= stride && values.len() >= p.len().saturating_sub(1) * stride + y.len());
+        // SAFETY: the CPU is checked in `dispatch`; the kernels read through slices.
+        #[allow(unused_unsafe)]
+        unsafe {
+            dispatch!(self, weighted_sum(p, values, stride, y))
+        }
+    }
+
     /// See [`silu_mul`](super::silu_mul).
     pub fn silu_mul(self, g: &[f32], u: &[f32], out: &mut [f32]) {
         assert!(g.len() == out.len() && u.len() == out.len());

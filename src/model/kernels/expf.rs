@@ -57,7 +57,8 @@ fn expf_regular(x: f32) -> f32 {
 /// Whether libm treats one of `xs` apart (see [`SPECIAL`]).
 #[inline(always)]
 fn special(xs: &[f32]) -> bool {
-    xs.iter().fold(false, |any, x| any | (x.to_bits() & 0x7fff_ffff >= SPECIAL))
+    xs.iter()
+        .fold(false, |any, x| any | (x.to_bits() & 0x7fff_ffff >= SPECIAL))
 }
 
 /// `xs[i] = expf(xs[i])`, `N` values at a time.

@@ -19,8 +19,10 @@
 //! A product with several activation rows (a prompt) is the same dot product for each, so a
 //! cached decoding step and a full forward pass over the same tokens agree bit for bit.
 //! `dequantize_*` are candle's formulas, a multiply then an add, never fused. [`silu_mul`] is
-//! SwiGLU's `g / (expf(−g) + 1) · u` with libm's `expf` computed lane by lane (`silu.rs`): libm's
-//! operations in libm's order, so every lane has libm's bits.
+//! SwiGLU's `g / (expf(−g) + 1) · u` and [`expf`] the attention's exponentials, with libm's
+//! `expf` computed lane by lane (`expf.rs`): libm's operations in libm's order, so every lane has
+//! libm's bits. [`weighted_sum`] is the attention's `Σ_j p_j · v_j`, each value in order of `j`
+//! (`values.rs`).
 //!
 //! **How the contract is kept.** The products are written once (`rows.rs`: one activation row;
 //! `blocked.rs`: several, tiled over rows × tokens) over a vector of the contract's lanes
@@ -34,10 +36,11 @@
 //! implementation this machine runs against `portable` (natively; in the browser simd128).
 
 mod blocked;
+mod expf;
 mod lanes;
 pub mod portable;
 mod rows;
-mod silu;
+mod values;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -128,6 +131,19 @@ pub fn f32_product(w: &[f32], cols: usize, xs: &[f32], out: &mut [f32]) {
     active().f32_product(w, cols, xs, out)
 }
 
+/// `xs[i] = expf(xs[i])`, libm's bits.
+#[inline]
+pub fn expf(xs: &mut [f32]) {
+    active().expf(xs)
+}
+
+/// `y[i] += Σ_j p[j] · values[j · stride + i]` for every `i < y.len()`, the terms of each added
+/// in order of `j`: the attention's output for one query.
+#[inline]
+pub fn weighted_sum(p: &[f32], values: &[f32], stride: usize, y: &mut [f32]) {
+    active().weighted_sum(p, values, stride, y)
+}
+
 /// SwiGLU's `out[i] = g[i] / (expf(−g[i]) + 1) · u[i]`, with libm's `expf` bit for bit.
 #[inline]
 pub fn silu_mul(g: &[f32], u: &[f32], out: &mut [f32]) {
@@ -210,3 +226,26 @@ macro_rules! entries {
     };
 }
 use entries;
+
+/// The element-wise kernels of one instruction set over vectors of `$lanes` lanes: [`expf`] and
+/// [`silu_mul`] (`expf.rs`), and [`weighted_sum`] four vectors of `y` at a time (`values.rs`).
+/// Each is `unsafe`: the caller has checked that the CPU has the instruction set.
+macro_rules! vector_entries {
+    ($(#[$attr:meta])* $lanes:literal) => {
+        $(#[$attr])*
+        pub(super) unsafe fn expf(xs: &mut [f32]) {
+            super::expf::exp_lanes::<$lanes>(xs)
+        }
+
+        $(#[$attr])*
+        pub(super) unsafe fn silu_mul(g: &[f32], u: &[f32], out: &mut [f32]) {
+            super::expf::silu_lanes::<$lanes>(g, u, out)
+        }
+
+        $(#[$attr])*
+        pub(super) unsafe fn weighted_sum(p: &[f32], values: &[f32], stride: usize, y: &mut [f32]) {
+            super::values::weighted_lanes::<{ 4 * $lanes }>(p, values, stride, y)
+        }
+    };
+}
+use vector_entries;

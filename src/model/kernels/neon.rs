@@ -140,11 +140,11 @@ unsafe impl Lanes for Neon {
 /// Tokens per micro-kernel: a block's nine vectors and eight running ones, of 32 registers.
 const TOKENS: usize = 8;
 
-/// SwiGLU's products ([`super::silu`]), four lanes per vector.
-#[target_feature(enable = "neon")]
-pub(super) unsafe fn silu_mul(g: &[f32], u: &[f32], out: &mut [f32]) {
-    super::silu::lanes::<4>(g, u, out)
-}
+// The element-wise kernels, four lanes per vector.
+super::vector_entries!(
+    #[target_feature(enable = "neon")]
+    4
+);
 
 super::entries!(
     #[target_feature(enable = "neon")]

@@ -98,7 +98,24 @@ pub fn dequantize_q4_1(d: f32, m: f32, quants: &[u8], out: &mut [f32]) {
     }
 }
 
-/// SwiGLU's `g / (expf(−g) + 1) · u`, value by value with libm: the reference [`super::silu`]
+/// `y[i] += Σ_j p[j] · values[j · stride + i]`, `j` by `j`: the reference [`super::values`]
+/// keeps.
+pub fn weighted_sum(p: &[f32], values: &[f32], stride: usize, y: &mut [f32]) {
+    for (j, p) in p.iter().enumerate() {
+        for (y, v) in y.iter_mut().zip(&values[j * stride..]) {
+            *y += p * v;
+        }
+    }
+}
+
+/// libm's `expf` of each value: the reference [`super::expf`] keeps.
+pub fn expf(xs: &mut [f32]) {
+    for x in xs {
+        *x = libm::expf(*x);
+    }
+}
+
+/// SwiGLU's `g / (expf(−g) + 1) · u`, value by value with libm: the reference [`super::expf`]
 /// keeps.
 pub fn silu_mul(g: &[f32], u: &[f32], out: &mut [f32]) {
     for ((g, u), y) in g.iter().zip(u).zip(out) {

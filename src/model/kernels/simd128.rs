@@ -191,9 +191,7 @@ unsafe impl Lanes for Simd {
 /// four running vectors fit beside the products in flight.
 const TOKENS: usize = 4;
 
-/// SwiGLU's products ([`super::silu`]), four lanes per vector (the build's `+simd128`).
-pub(super) unsafe fn silu_mul(g: &[f32], u: &[f32], out: &mut [f32]) {
-    super::silu::lanes::<4>(g, u, out)
-}
+// The element-wise kernels, four lanes per vector (the build's `+simd128`).
+super::vector_entries!(4);
 
 super::entries!(Simd, TOKENS);
