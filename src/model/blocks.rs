@@ -232,7 +232,7 @@ impl BlockMatrix {
     /// row's dot product on its blocks in the kernels' order, whatever `n` (so a decoded token's
     /// outputs are bit for bit those of the same token in a prompt). The matrix rows are split
     /// over the pool's threads; each writes its outputs into a buffer of its own, then into its
-    /// columns of the result.
+    /// columns of the result (one thread writes the result itself).
     pub fn product(&self, xs: &[f32]) -> Vec<f32> {
         let n = xs.len() / self.cols;
         assert_eq!(xs.len(), n * self.cols);

@@ -5,7 +5,6 @@
 import * as wasm from "../pkg-core/sampling_lab.js";
 import { DrawReply, DrawRequest } from "../shared/protocol.js";
 import { drawAll, partOfRun } from "./drawing.js";
-import { saidBy } from "../shared/said.js";
 
 let ready = null;
 let running = null; // { id, cancelled } while drawing
@@ -22,7 +21,7 @@ onmessage = ({ data }) => {
     return;
   }
   queue = queue.then(() => draw(data)).catch((e) => {
-    postMessage({ type: DrawReply.error, id: data.id, message: String(e?.message ?? e), said: saidBy(e) });
+    postMessage({ type: DrawReply.error, id: data.id, message: String(e?.message ?? e) });
   });
 };
 

@@ -90,7 +90,7 @@ export class SplitDraws {
         if (reply.id !== id) return;
         if (reply.type === DrawReply.progress) onProgress(reply.done, reply.total);
         else if (reply.type === DrawReply.drawn) resolve(reply.counts);
-        else reject(new Said("error-draw-worker", { detail: reply.said ?? reply.message }));
+        else reject(new Said("error-draw-worker", { detail: reply.message }));
       };
       worker.onerror = (e) => {
         e.preventDefault(); // handled here: the page must not take it for this worker's crash
