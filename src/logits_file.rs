@@ -102,7 +102,7 @@ fn parse_npy(bytes: &[u8]) -> Result<Vec<f32>, LogitsFileError> {
     if len.checked_mul(4) != Some(data.len()) {
         return Err(LogitsFileError(
             Message::new("logits-file-npy-size")
-                .count("bytes", data.len())
+                .verbatim("bytes", data.len().to_string())
                 .verbatim("shape", shape)
                 .verbatim("len", len.to_string()),
         ));

@@ -13,6 +13,7 @@
 //!  "completions": [{"token": 177, "text": "谢", "probability": 0.93, "continuation": [234, 120]}]}
 //! ```
 
+use crate::text::Explain;
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
@@ -99,7 +100,7 @@ pub enum StepFileError {
     #[error("the step file has {got} logits; the model has a vocabulary of {expected}")]
     Length { got: usize, expected: usize },
     #[error("the step file's logits cannot be inspected: {0}")]
-    Values(String),
+    Values(sampling_lab_core::SamplingError),
     #[error("the step file's context ids do not fit a vocabulary of {0}")]
     Ids(usize),
     #[error("the step file was made with another model (sha256 {file}), not this site's ({site})")]
@@ -120,7 +121,14 @@ impl StepFileError {
             StepFileError::Version(v) => ("step-file-version", json!({"version": v})),
             StepFileError::Logits => ("step-file-logits", json!({})),
             StepFileError::Length { got, expected } => ("step-file-length", json!({"got": got, "expected": expected})),
-            StepFileError::Values(detail) => ("step-file-values", json!({"detail": detail})),
+            // The core's sentence in every language, for the page to pick the reader's.
+            StepFileError::Values(e) => {
+                let texts: serde_json::Map<_, _> = sampling_lab_core::Lang::ALL
+                    .iter()
+                    .map(|lang| (lang.tag().to_string(), json!(e.explain(*lang))))
+                    .collect();
+                ("step-file-values", json!({"detail": {"texts": texts}}))
+            }
             StepFileError::Ids(vocab) => ("step-file-ids", json!({"vocab": vocab})),
             StepFileError::OtherModel { file, site } => ("step-file-other-model", json!({"file": file, "site": site})),
             StepFileError::OtherChat => ("step-file-other-chat", json!({})),
@@ -174,7 +182,7 @@ pub fn read(
             expected: vocab,
         });
     }
-    sampling_lab_core::internal::check_logits(&logits).map_err(|e| StepFileError::Values(e.to_string()))?;
+    sampling_lab_core::internal::check_logits(&logits).map_err(StepFileError::Values)?;
     let in_vocabulary = |id: &u32| (*id as usize) < vocab;
     let completions_fit = written.completions.iter().all(|c| {
         in_vocabulary(&c.token) && c.continuation.iter().all(in_vocabulary) && (0.0..=1.0).contains(&c.probability)

@@ -38,7 +38,7 @@ model-tokenizer = tokenizer.json: { $detail }
 model-tokenizer-config-json = tokenizer_config.json is not JSON: { $detail } at line { $line }, column { $column }
 model-no-chat-template = no chat template: tokenizer_config.json has no `chat_template`
 model-generation-config-utf8 = generation_config.json is not UTF-8
-model-generation-config = generation_config.json: { $detail }
+model-generation-config = generation_config.json: { $problem }
 
 ## The model's shape, whatever file it came from.
 model-hyper-inconsistent = inconsistent llama hyper-parameters: { $detail }
@@ -61,8 +61,8 @@ model-context-empty = the context is empty
 model-token-outside = token id { $id } is outside the vocabulary of { $vocab }
 model-context-too-long = the context has { $tokens } tokens but at most { $limit } fit ({ $why })
 model-limit-context = the model's context length
-model-limit-exact = the exact runner precomputes rotary embeddings for 32768 positions
-model-limit-quantized = candle's quantized llama has rotary embeddings for 4096 positions; exact precision reaches the model's full context
+model-limit-exact = the exact runner precomputes rotary embeddings for 32,768 positions
+model-limit-quantized = candle's quantized llama has rotary embeddings for 4,096 positions; exact precision reaches the model's full context
 model-rotary-past = positions { $from }..{ $to } are past the rotary tables
 model-cache-other-model = a cache from another model was used
 model-cut-needs-exact = speculative decoding needs exact precision: candle's quantized llama (fast) cannot cut its KV cache back

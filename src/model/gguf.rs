@@ -84,8 +84,8 @@ impl<'a> GgufFile<'a> {
                     return Err(ModelError::Truncated(
                         Message::new("model-gguf-tensor-truncated")
                             .verbatim("name", name.as_str())
-                            .count("end", end as usize)
-                            .count("size", file_len as usize),
+                            .verbatim("end", end.to_string())
+                            .verbatim("size", file_len.to_string()),
                     ))
                 }
                 None => {

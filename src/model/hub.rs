@@ -102,8 +102,8 @@ pub fn load_weights(bytes: &[u8]) -> Result<HashMap<String, Tensor>> {
         return Err(if bytes.len() > 9 && bytes[8] == b'{' {
             ModelError::Truncated(
                 Message::new("model-safetensors-truncated")
-                    .count("needs", header.saturating_add(8) as usize)
-                    .count("size", bytes.len()),
+                    .verbatim("needs", header.saturating_add(8).to_string())
+                    .verbatim("size", bytes.len().to_string()),
             )
         } else {
             ModelError::NotAModel(Message::new("model-not-safetensors"))

@@ -107,11 +107,14 @@ impl Model {
                 let text = std::str::from_utf8(b).map_err(|_| {
                     ModelError::Invalid(sampling_lab_core::Message::new("model-generation-config-utf8"))
                 })?;
-                GenerationConfig::from_json_str(text).map_err(|e| match e.message() {
-                    Some(message) => ModelError::Invalid(message.clone()),
-                    None => ModelError::Invalid(
-                        sampling_lab_core::Message::new("model-generation-config").verbatim("detail", e.to_string()),
-                    ),
+                GenerationConfig::from_json_str(text).map_err(|e| {
+                    ModelError::Invalid(match e.message() {
+                        // The core's sentences about the file's JSON name the file already.
+                        Some(m) if m.id().starts_with("invalid-generation-config") => m.clone(),
+                        Some(m) => sampling_lab_core::Message::new("model-generation-config").arg("problem", m.clone()),
+                        None => sampling_lab_core::Message::new("model-generation-config")
+                            .verbatim("problem", e.to_string()),
+                    })
                 })
             })
             .transpose()?;

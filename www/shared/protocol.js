@@ -141,8 +141,7 @@
 // draw worker → worker
 //   progress    { id, done, total }             this part's draws, both ports
 //   drawn       { id, counts }                  both ports' counts per token (BigUint64Array)
-//   error       { id, message, said }           the worker then draws this half itself (said:
-//                                               as the worker's error reply has it)
+//   error       { id, message }                 the worker then draws this half itself
 
 /** @typedef {import("./model-source.js").ModelSource} ModelSource */
 /** @typedef {{system?: string | null, messages: {role: string, content: string}[], answer_prefix?: string}} ChatInput */

@@ -128,6 +128,7 @@ invalid-value-type = `{ $key }` must be a number, a bool or null, not { $value }
 invalid-generation-config-json = generation_config.json is not valid JSON: { $detail } at line { $line }, column { $column }
 invalid-generation-config-not-object = generation_config.json must be a JSON object
 invalid-report-options-json = the report's options are not valid JSON: { $detail } at line { $line }, column { $column }
+invalid-report-options = the report's options cannot be used: { $detail }
 invalid-semantics = semantics must be one of { $names }, not `{ $name }`
 invalid-logits-empty = logits are empty
 invalid-logit-not-finite = logits[{ $index }] is { $value }: { $why }

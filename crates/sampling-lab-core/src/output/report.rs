@@ -46,7 +46,15 @@ impl ReportOptions {
         if text.trim().is_empty() {
             return Ok(ReportOptions::default());
         }
-        serde_json::from_str(text).map_err(|e| SamplingError::invalid(Message::json("invalid-report-options-json", &e)))
+        serde_json::from_str(text).map_err(|e| {
+            SamplingError::invalid(match e.classify() {
+                serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+                    Message::json("invalid-report-options-json", &e)
+                }
+                // Valid JSON with a field it does not have or a value it cannot take.
+                _ => Message::new("invalid-report-options").verbatim("detail", e.to_string()),
+            })
+        })
     }
 }
 
