@@ -170,7 +170,7 @@ impl KvBuffer {
 /// max, `e_j = e^(s_j − max)`, their sum in order, `p_j = e_j / sum`, and each output value
 /// `Σ_j p_j · v_j` in order. Heads are split over the pool's threads.
 ///
-/// A prompt's queries take their scores [`QUERIES`] at a time, as one product with several
+/// A prompt's queries take their scores 16 at a time (`QUERIES`), as one product with several
 /// activation rows (the keys loaded once for all of them; a query's own scores are the same dot
 /// products, and those past its position are left unused).
 pub fn attention(q: &[f32], kv: &KvBuffer, heads: usize, pos: usize) -> Vec<f32> {

@@ -98,7 +98,7 @@ pub fn dequantize_q4_1(d: f32, m: f32, quants: &[u8], out: &mut [f32]) {
     }
 }
 
-/// `y[i] += Σ_j p[j] · values[j · stride + i]`, `j` by `j`: the reference [`super::values`]
+/// `y[i] += Σ_j p[j] · values[j · stride + i]`, `j` by `j`: the reference `values.rs`
 /// keeps.
 pub fn weighted_sum(p: &[f32], values: &[f32], stride: usize, y: &mut [f32]) {
     for (j, p) in p.iter().enumerate() {
@@ -108,14 +108,14 @@ pub fn weighted_sum(p: &[f32], values: &[f32], stride: usize, y: &mut [f32]) {
     }
 }
 
-/// libm's `expf` of each value: the reference [`super::expf`] keeps.
+/// libm's `expf` of each value: the reference `expf.rs` keeps.
 pub fn expf(xs: &mut [f32]) {
     for x in xs {
         *x = libm::expf(*x);
     }
 }
 
-/// SwiGLU's `g / (expf(−g) + 1) · u`, value by value with libm: the reference [`super::expf`]
+/// SwiGLU's `g / (expf(−g) + 1) · u`, value by value with libm: the reference `expf.rs`
 /// keeps.
 pub fn silu_mul(g: &[f32], u: &[f32], out: &mut [f32]) {
     for ((g, u), y) in g.iter().zip(u).zip(out) {
