@@ -5,7 +5,7 @@
 #[path = "../crates/sampling-lab-core/tests/catalog_check/mod.rs"]
 mod catalog_check;
 
-use catalog_check::{differences, shape, Shape};
+use catalog_check::{differences, rust_sources, shape, string_literals, Shape};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -169,20 +169,6 @@ fn every_app_message_exists_in_chinese_with_the_same_arguments() {
     assert!(wrong.is_empty(), "locales/zh-Hans/app.ftl:\n{}", wrong.join("\n"));
 }
 
-/// Every `.rs` file under `dir`.
-fn rust_sources(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            out.extend(rust_sources(&path));
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-    out
-}
-
 /// The crate's messages are the string literals that start as its catalog's sections do (a
 /// command-line flag, `--generation-config`, is not one).
 fn is_app_id(text: &str) -> bool {
@@ -201,14 +187,7 @@ fn every_message_the_crate_names_is_in_its_catalog_and_every_one_there_is_named(
     let mut named = BTreeSet::new();
     for file in rust_sources(&Path::new(ROOT).join("src")) {
         let source = std::fs::read_to_string(&file).unwrap();
-        named.extend(
-            source
-                .split('"')
-                .skip(1)
-                .step_by(2)
-                .filter(|s| is_app_id(s))
-                .map(str::to_string),
-        );
+        named.extend(string_literals(&source).into_iter().filter(|s| is_app_id(s)));
     }
     assert!(named.len() > 60, "the crate's messages were read: {}", named.len());
     let missing: Vec<_> = named.iter().filter(|id| !catalog.contains_key(*id)).collect();

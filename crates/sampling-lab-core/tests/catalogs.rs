@@ -3,7 +3,7 @@
 
 mod catalog_check;
 
-use catalog_check::{differences, shape, Shape};
+use catalog_check::{differences, rust_sources, shape, string_literals, Shape};
 use std::path::Path;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -45,7 +45,7 @@ fn every_message_the_core_names_is_in_the_english_catalog() {
     let ids: std::collections::BTreeSet<String> = catalogs("en").into_iter().flat_map(|(_, s)| s.into_keys()).collect();
     let mut named = 0;
     let mut missing = Vec::new();
-    for file in sources(&Path::new(ROOT).join("src")) {
+    for file in rust_sources(&Path::new(ROOT).join("src")) {
         let source = std::fs::read_to_string(&file).unwrap();
         // Every kebab-case string literal is a message id: the core writes no other, but for
         // names that are written so.
@@ -66,25 +66,6 @@ fn every_message_the_core_names_is_in_the_english_catalog() {
         "messages the catalog lacks:\n{}",
         missing.join("\n")
     );
-}
-
-/// Every `.rs` file under `dir`.
-fn sources(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            out.extend(sources(&path));
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-    out
-}
-
-/// The text of every `"…"` literal in `source` without escapes (enough for ids).
-fn string_literals(source: &str) -> Vec<String> {
-    source.split('"').skip(1).step_by(2).map(str::to_string).collect()
 }
 
 /// `cause-literal-top-p-skipped`: words of lower-case letters, digits and `_`, joined by `-`.

@@ -4,6 +4,7 @@
 
 use fluent_syntax::ast::{Entry, Expression, InlineExpression, Pattern, PatternElement};
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 
 /// Per message id: its attributes, and the variables its value and attributes reference.
 pub type Shape = BTreeMap<String, (BTreeSet<String>, BTreeSet<String>)>;
@@ -101,4 +102,23 @@ pub fn differences(source: &Shape, translation: &Shape) -> Vec<String> {
             .map(|id| format!("{id}: not in the source catalog")),
     );
     out
+}
+
+/// Every `.rs` file under `dir`.
+pub fn rust_sources(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(rust_sources(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// The text of every `"…"` literal in `source` without escapes (enough for ids).
+pub fn string_literals(source: &str) -> Vec<String> {
+    source.split('"').skip(1).step_by(2).map(str::to_string).collect()
 }
