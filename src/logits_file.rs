@@ -7,7 +7,8 @@ use sampling_lab_core::Message;
 
 /// Why bytes are not one step's logits: a sentence of the catalogs (`logits-file-*`), in English
 /// when shown as text.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{}", crate::text::render(.0, sampling_lab_core::Lang::En))]
 pub struct LogitsFileError(pub Message);
 
 impl Explain for LogitsFileError {
@@ -15,14 +16,6 @@ impl Explain for LogitsFileError {
         Said::Message(self.0.clone())
     }
 }
-
-impl std::fmt::Display for LogitsFileError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.explain(sampling_lab_core::Lang::En))
-    }
-}
-
-impl std::error::Error for LogitsFileError {}
 
 /// Not logits, as message `id` says.
 fn refuse(id: &'static str) -> LogitsFileError {

@@ -4,9 +4,8 @@
 //! A library's words (transformers' refusal, candle's error) have no `texts`: they are quoted as
 //! they are.
 
-use crate::logits_file::LogitsFileError;
 use crate::text::{render, Explain, Said};
-use sampling_lab_core::{Lang, SamplingError};
+use sampling_lab_core::Lang;
 use wasm_bindgen::prelude::*;
 
 /// A failed call, as JavaScript receives it (see the module).
@@ -44,28 +43,9 @@ impl From<Failure> for JsValue {
     }
 }
 
-impl From<SamplingError> for Failure {
-    fn from(e: SamplingError) -> Self {
-        Failure::explained(&e)
-    }
-}
-
-impl From<LogitsFileError> for Failure {
-    fn from(e: LogitsFileError) -> Self {
-        Failure::explained(&e)
-    }
-}
-
-#[cfg(feature = "model")]
-impl From<crate::model::ModelError> for Failure {
-    fn from(e: crate::model::ModelError) -> Self {
-        Failure::explained(&e)
-    }
-}
-
-#[cfg(feature = "model")]
-impl From<crate::generation::GenerationError> for Failure {
-    fn from(e: crate::generation::GenerationError) -> Self {
+/// Every error the crate explains: the core's, the model's, a generation's, a logits file's.
+impl<E: Explain> From<E> for Failure {
+    fn from(e: E) -> Self {
         Failure::explained(&e)
     }
 }
