@@ -231,8 +231,9 @@ impl BlockMatrix {
     /// `x · wᵀ` for activation rows `xs` (`n × cols`, row-major): `n × rows` outputs, each one
     /// row's dot product on its blocks in the kernels' order, whatever `n` (so a decoded token's
     /// outputs are bit for bit those of the same token in a prompt). The matrix rows are split
-    /// over the pool's threads; each writes its outputs into a buffer of its own, then into its
-    /// columns of the result (one thread writes the result itself).
+    /// over the pool's threads; with several activation rows each writes its outputs into a buffer of
+    /// its own, then into its columns of the result (one range, or one activation row, writes the
+    /// result itself).
     pub fn product(&self, xs: &[f32]) -> Vec<f32> {
         let n = xs.len() / self.cols;
         assert_eq!(xs.len(), n * self.cols);
@@ -251,10 +252,12 @@ impl BlockMatrix {
                 BlockFormat::Q4_1 => kernels::q4_1_product(f, q, self.cols, xs, &sums, own),
                 BlockFormat::F32 => kernels::f32_product(f, self.cols, xs, own),
             };
-            if width == self.rows {
-                // One range (one thread): its outputs are the product's, written in place.
-                // SAFETY: the range covers every row, so no other call writes.
-                return product(unsafe { writer.slice(0, n * width) });
+            if n == 1 || width == self.rows {
+                // The range's outputs are consecutive in the result (one activation row, as in
+                // decoding, or one range of every row): written in place.
+                // SAFETY: the pool's ranges are disjoint, and with one activation row so are
+                // their outputs; a range of every row is the only one.
+                return product(unsafe { writer.slice(range.start, n * width) });
             }
             let mut own = vec![0f32; n * width];
             product(&mut own);
