@@ -16,7 +16,7 @@ const APP: [&str; 2] = [
 /// `message` (this crate's or the core's) in `lang`.
 pub fn render(message: &Message, lang: Lang) -> String {
     static PARSED: [OnceLock<Catalog>; 2] = [OnceLock::new(), OnceLock::new()];
-    let index = Lang::ALL.iter().position(|l| *l == lang).expect("every Lang is in ALL");
+    let index = lang.index();
     PARSED[index]
         .get_or_init(|| Catalog::extended(lang, APP[index]))
         .render(message)

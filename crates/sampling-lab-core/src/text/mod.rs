@@ -36,6 +36,11 @@ impl Lang {
     /// Every language, English first.
     pub const ALL: [Lang; 2] = [Lang::En, Lang::ZhHans];
 
+    /// Its place in [`Lang::ALL`], where per-language tables keep its entry.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
     /// The BCP 47 tag: `en`, `zh-Hans` (what `?lang=` and `--lang` take).
     pub fn tag(self) -> &'static str {
         match self {
@@ -254,5 +259,17 @@ impl Serialize for Text {
 impl std::fmt::Display for Text {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lang;
+
+    #[test]
+    fn each_language_is_at_its_index_in_all() {
+        for (i, lang) in Lang::ALL.into_iter().enumerate() {
+            assert_eq!(lang.index(), i, "{lang}");
+        }
     }
 }

@@ -32,8 +32,7 @@ impl Catalog {
     /// The catalog of `lang`, parsed on first use.
     pub fn get(lang: Lang) -> &'static Catalog {
         static PARSED: [OnceLock<Catalog>; 2] = [OnceLock::new(), OnceLock::new()];
-        let index = Lang::ALL.iter().position(|l| *l == lang).expect("every Lang is in ALL");
-        PARSED[index].get_or_init(|| Catalog::parse(lang, index, None))
+        PARSED[lang.index()].get_or_init(|| Catalog::parse(lang, lang.index(), None))
     }
 
     /// The core's catalog of `lang` and `source`, a program's own messages in that language
@@ -42,8 +41,7 @@ impl Catalog {
     /// # Panics
     /// If `source` does not parse or defines an id twice: a catalog is the program's own file.
     pub fn extended(lang: Lang, source: &str) -> Catalog {
-        let index = Lang::ALL.iter().position(|l| *l == lang).expect("every Lang is in ALL");
-        Catalog::parse(lang, index, Some(source))
+        Catalog::parse(lang, lang.index(), Some(source))
     }
 
     fn parse(lang: Lang, index: usize, extra: Option<&str>) -> Catalog {
