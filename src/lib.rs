@@ -5,7 +5,7 @@
 //! The floors, each using only those below it: the sampling core (its own crate: no model, no
 //! wasm) → [`model`] (the files, the tokenizer, the chat template, the forward pass) →
 //! [`generation`] (sessions, branches, the speculative loop) → the edges: the `sampling-lab`
-//! command (`main.rs`) and `wasm` (wasm32 only, the `wasm-bindgen` API the worker calls).
+//! command (`src/cli/`) and `wasm` (wasm32 only, the `wasm-bindgen` API the worker calls).
 //! [`logits_file`] reads logits from disk or bytes, [`step_file`] a step a writer ships beside
 //! their post; [`text`] says why one of them, or a request, cannot be used, in each language
 //! of the catalogs; [`untrusted`] is every entry point for outside input, as the fuzzers drive it. Without the `model` feature (on by default) the crate is

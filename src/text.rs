@@ -1,7 +1,7 @@
 //! What the crate says to readers beside the core's sentences: why a model file, a logits file or
 //! a request cannot be used (`locales/<lang>/app.ftl`), rendered with the core's catalogs by the
-//! core's [`Catalog`], and how an error is told at the edges — the command line in English, the
-//! page in every language the catalogs have, so that it can say it again in another.
+//! core's [`Catalog`], and how an error is told at the edges — the command line in its `--lang`,
+//! the page in every language the catalogs have, so that it can say it again in another.
 
 use sampling_lab_core::output::Catalog;
 use sampling_lab_core::{Lang, Message, SamplingError};
@@ -30,6 +30,16 @@ pub enum Said {
     Verbatim(String),
 }
 
+impl Said {
+    /// What it says in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            Said::Message(message) => render(message, lang),
+            Said::Verbatim(text) => text.clone(),
+        }
+    }
+}
+
 /// An error as the edges tell it.
 pub trait Explain {
     /// What it tells.
@@ -37,10 +47,7 @@ pub trait Explain {
 
     /// The same in `lang`.
     fn explain(&self, lang: Lang) -> String {
-        match self.said() {
-            Said::Message(message) => render(&message, lang),
-            Said::Verbatim(text) => text,
-        }
+        self.said().text(lang)
     }
 }
 

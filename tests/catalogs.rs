@@ -172,7 +172,7 @@ fn every_app_message_exists_in_chinese_with_the_same_arguments() {
 /// The crate's messages are the string literals that start as its catalog's sections do (a
 /// command-line flag, `--generation-config`, is not one).
 fn is_app_id(text: &str) -> bool {
-    ["model-", "generation-", "logits-file-"]
+    ["model-", "generation-", "logits-file-", "cli-"]
         .iter()
         .any(|p| text.starts_with(p))
         && text

@@ -3,21 +3,17 @@
 //! unusable input. The model commands need the default GGUF in models/ (`make model`).
 
 use serde_json::Value;
-use std::process::{Command, Output};
+use std::process::Output;
+
+#[path = "support/command.rs"]
+mod command;
+use command::run;
 
 const REFERENCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/logits/reference.npy");
 
 const MODEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/SmolLM2-135M-Instruct.Q4_1.gguf");
 const QUESTION: &str = "How do you say thank you in Chinese?";
 const PREFIX: &str = "In Chinese, you can say \"";
-
-fn run(command: &str, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sampling-lab"))
-        .arg(command)
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 fn inspect(args: &[&str]) -> Output {
     run("inspect", args)

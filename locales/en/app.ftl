@@ -96,3 +96,30 @@ logits-file-npy-no-shape = the .npy header has no shape
 logits-file-npy-shape = bad .npy shape { $shape }
 logits-file-npy-not-1d = logits must be 1-D (one step over the vocabulary), this .npy has shape { $shape }
 logits-file-npy-size = the .npy data holds { $bytes } bytes, shape { $shape } needs { $len } × 4
+
+## The sampling-lab command: its usage, what was wrong with a command line, and what it says as
+## it goes (on stderr) or when it is done.
+cli-usage = usage:
+cli-usage-path = PATH is a .gguf file or a directory in the Hugging Face layout (config.json, model.safetensors, tokenizer.json, ...).
+cli-usage-lang = --lang: the language of what the command says, its report's sentences, its progress and its errors (English by default). --compare: the columns the finding compares with transformers (literal,corrected by default; `none` for the largest departure).
+cli-usage-columns = COLUMN is one of the columns of the report: { $columns } (generate: hf by default; speculate: dflash).
+cli-unknown-command = unknown command `{ $command }`
+cli-unexpected-argument = unexpected argument `{ $argument }`: flags are `--name value` pairs
+cli-unknown-flag = this command has no flag `--{ $flag }`
+cli-flag-needs-value = `--{ $flag }` needs a value
+cli-flag-missing = this command needs `--{ $flag }`
+cli-flag-not-integer = `--{ $flag }` must be a non-negative integer
+cli-cannot-read = cannot read { $path }: { $detail }
+cli-cannot-write = cannot write { $path }: { $detail }
+cli-not-utf8 = { $path } is not UTF-8 text
+cli-context-ids = --context-ids must be a JSON array of token ids: { $detail }
+cli-format = --format must be text or json, not `{ $value }`
+cli-dtype = --dtype must be f32, bf16 or f16, not `{ $value }`
+cli-output = cannot write the output: { $detail }
+cli-port-fixed = fixed request
+cli-port-this-step = this step only
+cli-loaded = loaded { $path } ({ $precision }) in { $seconds } s
+cli-context-run = { $count } context tokens in { $seconds } s
+cli-generated = prefill { $prompt } tokens { $prefill } s; { $steps } tokens in { $seconds } s ({ $rate } tok/s); finished: { $finish }; ids: { $ids }
+cli-wrote-logits = wrote the logits after { $count } context tokens to { $path }
+cli-wrote-hub = wrote the Hugging Face layout to { $path }
