@@ -18,7 +18,7 @@ import { followColourScheme } from "./panels/charts.js";
 import { buildGlossary, openLinkedTerm } from "./panels/glossary.js";
 import { buildParamsForm, paramsText, showParams } from "./panels/params.js";
 import { presetButtons } from "./panels/presets.js";
-import { redraw, refresh, showCompletions, showDistribution, showStepChecked } from "./panels/inspection.js";
+import { inspectRefused, redraw, refresh, showCompletions, showDistribution, showStale, showStepChecked } from "./panels/inspection.js";
 import { embedWithStep, listenForStepExport, saveStepFile } from "./panels/step-export.js";
 import { chat } from "./state/inputs.js";
 import { copyCode, copyLink, restoreState, saveState } from "./state/share.js";
@@ -150,7 +150,10 @@ const HANDLERS = {
     speculationFailed(id);
     generationFailed(id);
     drawingDone(id);
-    if (requests.is(Purpose.inspect, id)) judgingFailed(problem);
+    if (requests.is(Purpose.inspect, id)) {
+      judgingFailed(problem);
+      inspectRefused();
+    }
     observeFailed(id, problem);
     if (requests.is(Purpose.load, id)) loadFailed();
     if (requests.is(Purpose.useStep, id)) page.stepFileProblem = problem;
@@ -282,7 +285,10 @@ async function setUp() {
     page.preset = "";
     refresh();
   });
-  $("params").addEventListener("input", () => showParams($("params").value));
+  $("params").addEventListener("input", () => {
+    showParams($("params").value);
+    showStale();
+  });
   if (state.exercises) startExercises(state.exercises, state.task, core.promise);
   showError(null);
   redraw();

@@ -124,6 +124,30 @@ test("the core's refusals of bad input are said in Chinese, and again in English
   await page.close();
 });
 
+test("refused arguments keep the last figures, which say so, and a switch says them all in the other language", async () => {
+  const { page, errors } = await openPage(browser, "?lang=en", async () => {}, { model: false });
+  await waitFigures(page);
+  const stale = page.getByTestId("figures-stale");
+  const original = await page.locator("#params").inputValue();
+  assert.equal(await stale.isHidden(), true);
+  await page.locator("#params").fill('{"do_sample": true, "top_kk": 5}');
+  await stale.filter({ hasText: "The arguments in the box have changed: Inspect to see their figures." }).waitFor();
+  await page.locator("#run").click();
+  await page.getByTestId("error").filter({ hasText: "unknown generate() argument `top_kk`" }).waitFor();
+  await stale.filter({ hasText: /^These figures are still those of the last arguments that worked/ }).waitFor();
+  await page.getByTestId("lang").selectOption("zh-Hans");
+  await page.getByTestId("finding").filter({ hasText: /个候选/ }).waitFor();
+  await stale.filter({ hasText: /^这些图仍是上一次可用参数的结果/ }).waitFor();
+  await page.getByTestId("error").filter({ hasText: "generate() 没有参数 `top_kk`" }).waitFor();
+  assert.deepEqual(await englishSentences(page), [], "every figure, cause and label is said again in Chinese");
+  await page.locator("#params").fill(original);
+  await page.locator("#run").click();
+  await stale.waitFor({ state: "hidden" });
+  assert.equal(await page.getByTestId("error").textContent(), "");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("a browser that prefers Chinese gets Chinese without a parameter", async () => {
   const context = await browser.browser.newContext({ locale: "zh-CN" });
   const page = await context.newPage();

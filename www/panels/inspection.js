@@ -42,11 +42,33 @@ export function refresh({ keepError = false } = {}) {
   if (page.modelReady) $("needs-model").hidden = true;
   if (!keepError) showError(null);
   if (page.step === null) requests.send(Purpose.render, { type: Request.render, chat: chat() });
-  requests.send(Purpose.inspect, {
-    type: Request.inspect, chat: chat(), params: $("params").value, generationConfig: generationConfig(), step: page.step, logits: syntheticLogits(),
-    options: reportOptions(),
-  });
+  const inputs = { chat: chat(), params: $("params").value, generationConfig: generationConfig(), step: page.step, logits: syntheticLogits() };
+  inspectInputs(inputs);
   refreshPort();
+}
+
+/** Asks for the report of `inputs` in the page's language; `relabel`: the report on screen again,
+ * while the arguments in the box are refused. */
+function inspectInputs(inputs, relabel = false) {
+  requests.send(Purpose.inspect, { type: Request.inspect, ...inputs, options: reportOptions() }, { inputs, lang: language(), relabel });
+}
+
+/** The worker refused the inspect on screen: the figures stay those of the last inputs that worked,
+ * and say so — in the page's language, asked for again if the language changed since. */
+export function inspectRefused() {
+  page.inspectFailed = true;
+  showStale();
+  if (page.shownInputs && page.shownLanguage !== language()) inspectInputs(page.shownInputs, true);
+}
+
+/** Says when the figures are not those of the arguments in the box: the worker refused these, or
+ * they were edited since (the figures follow them on Inspect). */
+export function showStale() {
+  const note = $("figures-stale");
+  const edited = page.shownInputs !== null && $("params").value !== page.shownInputs.params;
+  const key = page.inspectFailed ? "figures-stale-refused" : edited ? "figures-stale-edited" : null;
+  note.hidden = key === null || !page.lastReport;
+  note.textContent = key === null ? "" : t(key);
 }
 
 /** Synthetic logits (the ties lab) replace the model's: the chat is then not used, and says so. */
@@ -95,6 +117,9 @@ function compare(name) {
  * step carries. */
 export function showDistribution({ id, report, source, completions, url }) {
   if (!requests.is(Purpose.inspect, id)) return;
+  const { inputs, lang, relabel } = requests.context(Purpose.inspect, id);
+  page.shownInputs = inputs;
+  page.shownLanguage = lang;
   $("needs-model").hidden = true;
   // Synthetic logits have no tokenizer: their tokens are shown by id only.
   report.tokens = source === "synthetic" ? [] : page.vocabulary;
@@ -106,14 +131,17 @@ export function showDistribution({ id, report, source, completions, url }) {
   page.stepSource = source;
   showSource(source, url);
   page.lastReport = report;
+  // A report drawn again in another language leaves the refusal of the arguments on screen said.
+  if (!relabel) page.inspectFailed = false;
   redraw();
+  showStale();
   showEffective(report.effective);
   if (page.pendingJudge) {
     const judgeWith = page.pendingJudge;
     page.pendingJudge = null;
     judgeWith(report);
   }
-  if (report.hf.error) showError(report.hf.error);
+  if (report.hf.error && !relabel) showError(report.hf.error);
   if ((source === "shipped" || source === "file" || source === "kept") && loadsInTheBackground()) loadModel();
   askForCompletions(report);
   showDrawEstimate();

@@ -9,7 +9,7 @@ import { chat, generationOptions } from "../state/inputs.js";
 import { showError } from "./status.js";
 import { visible } from "./token-text.js";
 import { $, element } from "./dom.js";
-import { t } from "../l10n/l10n.js";
+import { onLanguageChange, t } from "../l10n/l10n.js";
 import { withModel } from "./model-panel.js";
 
 /** The temperatures of the expected-acceptance curve. */
@@ -80,6 +80,7 @@ function showDraftNote() {
 export function listenForSpeculation() {
   showDraftNote();
   $("spec-draft").addEventListener("change", showDraftNote);
+  onLanguageChange(showDraftNote);
   $("spec-run").addEventListener("click", () => withModel(speculate));
   $("spec-cancel").addEventListener("click", () => requests.cancel(Purpose.speculate));
 }

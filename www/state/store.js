@@ -55,6 +55,12 @@ export const page = Object.seal({
   generationSemantics: "hf",
   /** The report on screen, redrawn when the view changes. */
   lastReport: null,
+  /** The inputs the report on screen was asked with (chat, arguments, step, logits). */
+  shownInputs: null,
+  shownLanguage: null,
+  /** The last inspect the worker refused (malformed or unknown arguments): the figures on
+   * screen are then those of the last inputs that worked. */
+  inspectFailed: false,
   /** What the byte tokens of the step on screen write, by token id (`{text, probability}`): the
    * shipped step's, or the model's once it is loaded. */
   completions: new Map(),

@@ -75,6 +75,8 @@ default-model = 默认模型
 figures-hidden = 答对这道题之前，或按下“看答案”之前，相关的数字都不显示。
 why-title = 为什么不一样
 causes-waiting = 取样核心就绪后，这里会显示各个分布。
+figures-stale-refused = 这些图仍是上一次可用参数的结果：框里的参数没有被接受（红色那一行说明了原因）。
+figures-stale-edited = 框里的参数改过了：按“查看”看它们的结果。
 causes-none = 在这组设置下，每一列都从 transformers 的分布里取样。
 causes-more = 再显示 { $count } 条原因
 causes-fewer = 少显示一些
@@ -151,8 +153,22 @@ needs-model-loads-model = { $label }（需要加载模型）
 needs-model-loading = 这个对话的下一个 token 需要模型（{ $size }）：正在加载，数字随后就到。
 needs-model-embed = 这个对话的下一个 token 需要模型（{ $size }），这个嵌入只在你要求时才加载它。
 model-own-name = 文件自己的名字：{ $name }
-model-info = { $weights } · { $precision } · { $threads } 个线程 · SIMD { $simd } · 加载用时 { NUMBER($seconds, minimumFractionDigits: 1, maximumFractionDigits: 1) } s
-model-info-cached = { $weights } · { $precision } · { $threads } 个线程 · SIMD { $simd } · 从浏览器缓存加载，用时 { NUMBER($seconds, minimumFractionDigits: 1, maximumFractionDigits: 1) } s
+model-info = { $weights } · { $precision ->
+    [exact] 精确
+    [fast] 快速
+   *[other] { $precision }
+} · { $threads } 个线程 · { $simd ->
+    [on] 启用 SIMD
+   *[other] 未启用 SIMD
+} · 加载用时 { NUMBER($seconds, minimumFractionDigits: 1, maximumFractionDigits: 1) } 秒
+model-info-cached = { $weights } · { $precision ->
+    [exact] 精确
+    [fast] 快速
+   *[other] { $precision }
+} · { $threads } 个线程 · { $simd ->
+    [on] 启用 SIMD
+   *[other] 未启用 SIMD
+} · 从浏览器缓存加载，用时 { NUMBER($seconds, minimumFractionDigits: 1, maximumFractionDigits: 1) } 秒
 context-synthetic = 在合成 logits { $logits } 上
 context-generated = 在生成的 token { $step } 处
 context-after = → “{ $content }”之后的 token
