@@ -33,6 +33,14 @@ impl PromptCache {
         Ok(logits)
     }
 
+    /// Whether [`Self::prefill`] of `prompt` would hand out the last prompt's cache (no forward
+    /// pass to run: the page then says the prompt was already run, rather than a prefill of 0 s).
+    pub fn holds_prefill_of(&self, prompt: &[u32]) -> bool {
+        self.last
+            .as_ref()
+            .is_some_and(|last| last.ids == prompt && last.cache.is_some())
+    }
+
     /// A generation's prefill of `prompt`: the last prompt's cache when it is this prompt's and
     /// still unused (the same computation, already done), else a new one. A cache is handed out
     /// once: the generation extends it.

@@ -248,13 +248,14 @@ impl Lab {
     ) -> Result<Generation, Failure> {
         let call = self.call(options)?;
         let prompt = self.model.chat_ids(&parse_chat(chat)?)?;
+        let prompt_reused = self.prompts.borrow().holds_prefill_of(&prompt);
         let session = Session::resume(
             self.model.clone(),
             self.prompts.borrow_mut().prefill(&self.model, prompt)?,
             call.call.sampler(0)?,
             call.max_new_tokens,
         );
-        Ok(Generation { session })
+        Ok(Generation { session, prompt_reused })
     }
 
     /// Generates to the end, calling `on_token(step)` after each token; the callback returning
@@ -317,6 +318,7 @@ impl SpeculationRun {
 #[wasm_bindgen]
 pub struct Generation {
     session: Session,
+    prompt_reused: bool,
 }
 
 #[wasm_bindgen]
@@ -354,6 +356,12 @@ impl Generation {
     #[wasm_bindgen(getter)]
     pub fn steps(&self) -> usize {
         self.session.steps()
+    }
+
+    /// Whether the prompt's forward pass was the one the last inspect of it already ran.
+    #[wasm_bindgen(getter, js_name = promptReused)]
+    pub fn prompt_reused(&self) -> bool {
+        self.prompt_reused
     }
 
     #[wasm_bindgen(js_name = promptIds)]

@@ -304,7 +304,7 @@ test("the page's speculative view shows every round, the histogram, the curve an
   assert.deepEqual(errors, []);
 });
 
-test("a generation of the prompt just inspected goes on from its prefill, step for step the generation that prefills", async () => {
+test("a generation of the prompt just inspected goes on from its prefill (and says so), step for step the generation that prefills", async () => {
   const page = await pageWithLab();
   const result = await page.evaluate((chat) => {
     const lab = window.lab;
@@ -312,7 +312,7 @@ test("a generation of the prompt just inspected goes on from its prefill, step f
     const run = (generation) => {
       while (generation.step() !== null);
       const logits = Array.from({ length: generation.steps }, (_, i) => Array.from(generation.stepAt(i).logits));
-      return { ids: Array.from(generation.generatedIds()), logits };
+      return { ids: Array.from(generation.generatedIds()), logits, promptReused: generation.promptReused };
     };
     lab.nextStep(chat).inspect("{}", null);
     const resumed = run(lab.startGeneration(chat, options));
@@ -322,6 +322,7 @@ test("a generation of the prompt just inspected goes on from its prefill, step f
   assert.equal(result.resumed.ids.length, 12);
   assert.deepEqual(result.resumed.ids, result.prefilled.ids);
   assert.deepEqual(result.resumed.logits, result.prefilled.logits, "bit for bit");
+  assert.deepEqual([result.resumed.promptReused, result.prefilled.promptReused], [true, false], "the page says which had no prefill to time");
 });
 
 /** A little-endian f32 `.npy` vector (the fixtures transformers wrote). */

@@ -142,7 +142,7 @@ function focusToken(index) {
 let quietFocus = false;
 
 /** The generation ended (`done`): its length, why it stopped, its speed. */
-export function showDone({ id, finish, steps, decoded, prefillMs, decodeMs, branches }) {
+export function showDone({ id, finish, steps, decoded, prefillMs, promptReused, decodeMs, branches }) {
   if (!requests.is(Purpose.generation, id)) return;
   setGenerating(false);
   showBranches(branches, restoreBranch);
@@ -150,9 +150,11 @@ export function showDone({ id, finish, steps, decoded, prefillMs, decodeMs, bran
   const plain = prefillMs !== null;
   const rate = plain && steps > 1 ? (steps - 1) / (decodeMs / 1000) : null;
   if (rate) page.plainRate = rate;
-  const stats = plain
-    ? (rate ? t("gen-stats-rate", { steps, finish, prefill: prefillMs / 1000, rate }) : t("gen-stats", { steps, finish, prefill: prefillMs / 1000 }))
-    : t("gen-stats-branch", { steps, finish, decoded });
+  const args = { steps, finish, prefill: prefillMs / 1000, rate };
+  // A prompt whose forward pass its inspect already ran has no prefill to time.
+  const timed = () => (rate ? t("gen-stats-rate", args) : t("gen-stats", args));
+  const reused = () => (rate ? t("gen-stats-rate-reused", args) : t("gen-stats-reused", args));
+  const stats = plain ? (promptReused ? reused() : timed()) : t("gen-stats-branch", { steps, finish, decoded });
   $("gen-stats").textContent = stats;
   if (page.pendingStep !== null) {
     showError({ id: "error-link-step", args: { step: page.pendingStep, steps } });

@@ -98,9 +98,11 @@
 //   token       { id, step }                    {index, token, token_text, text, finish}
 //   rewound     { id, fork, steps, branches }   the generation from generated token `fork` on is
 //                                               now `steps`; branches: [{fork, tokens, text}] left
-//   done        { id, finish, steps, decoded, prefillMs, decodeMs, ids, branches }
+//   done        { id, finish, steps, decoded, prefillMs, promptReused, decodeMs, ids, branches }
 //                                               decoded: the steps this request ran (a branch's,
-//                                               none for a restore); prefillMs: null for both
+//                                               none for a restore); prefillMs: null for both;
+//                                               promptReused: the prompt's forward pass was the
+//                                               one its inspect already ran
 //                                               finish: "eos" | "max_new_tokens" | "context_full" | "cancelled"
 //   alternatives{ id, step, hf, literal, model, chosen }
 //                                               [[token_id, p, text], ...] (five each; model: the

@@ -395,7 +395,7 @@ async function decode(id, started, prefillMs, decoded) {
 
 function doneReply(id, finish, started, prefillMs, decoded) {
   return {
-    type: Reply.done, id, finish, steps: generation.steps, decoded, prefillMs, decodeMs: performance.now() - started - (prefillMs ?? 0),
+    type: Reply.done, id, finish, steps: generation.steps, decoded, prefillMs, promptReused: generation.promptReused, decodeMs: performance.now() - started - (prefillMs ?? 0),
     ids: Array.from(generation.generatedIds()), branches: generation.branches(),
   };
 }

@@ -325,6 +325,8 @@ alternatives-head = step { $step }: { $token } was drawn with p = { NUMBER($prob
 alternatives-chosen = hf { NUMBER($hf, minimumFractionDigits: 3, maximumFractionDigits: 3) } · literal { NUMBER($literal, minimumFractionDigits: 3, maximumFractionDigits: 3) } · the model's own (softmax of the raw logits) { NUMBER($model, minimumFractionDigits: 3, maximumFractionDigits: 3) }
 gen-stats = { $steps } tokens · { $finish } · prefill { NUMBER($prefill, minimumFractionDigits: 2, maximumFractionDigits: 2) } s
 gen-stats-rate = { $steps } tokens · { $finish } · prefill { NUMBER($prefill, minimumFractionDigits: 2, maximumFractionDigits: 2) } s · { NUMBER($rate, minimumFractionDigits: 1, maximumFractionDigits: 1) } tok/s
+gen-stats-reused = { $steps } tokens · { $finish } · the prompt was already run
+gen-stats-rate-reused = { $steps } tokens · { $finish } · the prompt was already run · { NUMBER($rate, minimumFractionDigits: 1, maximumFractionDigits: 1) } tok/s
 gen-stats-branch = { $steps } tokens · { $finish } · { $decoded } decoded after the branch
 error-link-step = the link's step { $step } was not generated (the answer has { $steps } tokens)
 

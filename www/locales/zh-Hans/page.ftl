@@ -327,8 +327,10 @@ token-aria = { $text }：第 { $step } 步，概率 { NUMBER($probability, minim
 alternatives-looking = 第 { $step } 步：{ $token }——正在找它的备选…
 alternatives-head = 第 { $step } 步：{ $token } 是在 { $column } 下以 p = { NUMBER($probability, minimumFractionDigits: 3, maximumFractionDigits: 3) } 抽到的。它的 p 为
 alternatives-chosen = hf { NUMBER($hf, minimumFractionDigits: 3, maximumFractionDigits: 3) } · literal { NUMBER($literal, minimumFractionDigits: 3, maximumFractionDigits: 3) } · 模型自己的（原始 logits 的 softmax）{ NUMBER($model, minimumFractionDigits: 3, maximumFractionDigits: 3) }
-gen-stats = { $steps } 个 token · { $finish } · 预填充 { NUMBER($prefill, minimumFractionDigits: 2, maximumFractionDigits: 2) } s
-gen-stats-rate = { $steps } 个 token · { $finish } · 预填充 { NUMBER($prefill, minimumFractionDigits: 2, maximumFractionDigits: 2) } s · { NUMBER($rate, minimumFractionDigits: 1, maximumFractionDigits: 1) } tok/s
+gen-stats = { $steps } 个 token · { $finish } · 预填充 { NUMBER($prefill, minimumFractionDigits: 2, maximumFractionDigits: 2) } 秒
+gen-stats-rate = { $steps } 个 token · { $finish } · 预填充 { NUMBER($prefill, minimumFractionDigits: 2, maximumFractionDigits: 2) } 秒 · { NUMBER($rate, minimumFractionDigits: 1, maximumFractionDigits: 1) } tok/s
+gen-stats-reused = { $steps } 个 token · { $finish } · 提示词已经算过
+gen-stats-rate-reused = { $steps } 个 token · { $finish } · 提示词已经算过 · { NUMBER($rate, minimumFractionDigits: 1, maximumFractionDigits: 1) } tok/s
 gen-stats-branch = { $steps } 个 token · { $finish } · 分叉之后解码了 { $decoded } 个
 error-link-step = 链接指向第 { $step } 步，但它没有生成出来（回答只有 { $steps } 个 token）
 
