@@ -16,6 +16,10 @@ finding-hf-greedy = decodes greedily here (1 token)
 finding-compare-1 = transformers { $hf }; { $first }.
 finding-compare-2 = transformers { $hf }; { $first }; { $second }.
 finding-compare-3 = transformers { $hf }; { $first }; { $second }; { $third }.
+finding-compare-agree = transformers { $hf }; { $columns } { $mode ->
+    [greedy] pick the token transformers picks
+   *[sample] sample what transformers samples
+}.
 finding-column-agrees = { $column } samples what transformers samples
 finding-column-refuses = { $column } refuses the call
 finding-column-outside = { $column } keeps { $count ->

@@ -13,6 +13,10 @@ finding-hf-greedy = 这里是贪心解码（1 个 token）
 finding-compare-1 = transformers { $hf }；{ $first }。
 finding-compare-2 = transformers { $hf }；{ $first }；{ $second }。
 finding-compare-3 = transformers { $hf }；{ $first }；{ $second }；{ $third }。
+finding-compare-agree = transformers { $hf }；{ $columns } { $mode ->
+    [greedy] 选的 token 都和 transformers 一样
+   *[sample] 的取样都和 transformers 一样
+}。
 finding-column-agrees = { $column } 的取样和 transformers 一样
 finding-column-refuses = { $column } 拒绝这个调用
 finding-column-outside = { $column } 留下 { $count } 个候选，有 { NUMBER($share, style: "percent", maximumSignificantDigits: 2) } 的抽样落在 transformers 删掉的 token 上

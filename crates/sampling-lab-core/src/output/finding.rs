@@ -36,7 +36,8 @@ impl Analysis {
         let Some(hf_distribution) = self.hf_distribution() else {
             return self.refused();
         };
-        let hf_clause = if self.hf.as_ref().is_ok_and(|(sampling, _)| !sampling.do_sample) {
+        let greedy = self.hf.as_ref().is_ok_and(|(sampling, _)| !sampling.do_sample);
+        let hf_clause = if greedy {
             Message::new("finding-hf-greedy")
         } else {
             Message::new("finding-hf-keeps").count("count", hf_distribution.kept())
@@ -47,6 +48,17 @@ impl Analysis {
             .take(MOST_COMPARED)
             .map(|name| self.get(*name))
             .collect();
+        if compared.len() > 1 && compared.iter().all(|c| agrees(c)) {
+            // One clause for them all, not the same clause once per column.
+            let names = compared
+                .iter()
+                .map(|c| Message::new("finding-column-name").arg("column", c.name))
+                .collect();
+            return Message::new("finding-compare-agree")
+                .arg("hf", hf_clause)
+                .arg("columns", list(names))
+                .verbatim("mode", if greedy { "greedy" } else { "sample" });
+        }
         if !compared.is_empty() {
             let id = ["finding-compare-1", "finding-compare-2", "finding-compare-3"][compared.len() - 1];
             let clauses = ["first", "second", "third"];
@@ -113,6 +125,15 @@ impl Analysis {
     }
 }
 
+/// Whether `column` samples what transformers samples (within [`EXACT_TOLERANCE`]).
+fn agrees(column: &Computed) -> bool {
+    column.distribution.is_ok()
+        && column
+            .compare
+            .as_ref()
+            .is_none_or(|comparison| comparison.agrees_within(EXACT_TOLERANCE))
+}
+
 /// What one column does here, against transformers.
 fn column_clause(column: &Computed) -> Message {
     let Ok(distribution) = &column.distribution else {
@@ -123,12 +144,10 @@ fn column_clause(column: &Computed) -> Message {
             .arg("column", column.name)
             .count("count", distribution.kept())
     };
-    let Some(comparison) = &column.compare else {
+    let Some(comparison) = column.compare.as_ref().filter(|_| !agrees(column)) else {
         return message("finding-column-agrees");
     };
-    if comparison.agrees_within(EXACT_TOLERANCE) {
-        message("finding-column-agrees")
-    } else if comparison.mass_outside_hf >= 5e-4 {
+    if comparison.mass_outside_hf >= 5e-4 {
         message("finding-column-outside").number("share", comparison.mass_outside_hf)
     } else if comparison.only_hf.count > comparison.vanishing {
         message("finding-column-never-draws")
@@ -153,6 +172,23 @@ mod tests {
 
     fn spread(n: usize) -> Vec<f32> {
         (0..n).map(|i| -(i as f32) * 0.05).collect()
+    }
+
+    #[test]
+    fn columns_that_all_agree_share_one_clause_which_says_pick_when_greedy() {
+        let greedy = analysis(spread(100), r#"{"do_sample": false}"#).finding(&DEFAULT_PAIR);
+        assert_eq!(greedy.id(), "finding-compare-agree");
+        assert_eq!(
+            greedy.render(Lang::En),
+            "transformers decodes greedily here (1 token); a literal candle port and the corrected \
+             candle port pick the token transformers picks."
+        );
+        assert!(greedy
+            .render(Lang::ZhHans)
+            .ends_with("选的 token 都和 transformers 一样。"));
+        let sampled = analysis(spread(100), r#"{"do_sample": true, "top_k": 5, "top_p": 1.0}"#).finding(&DEFAULT_PAIR);
+        assert_eq!(sampled.id(), "finding-compare-agree", "{}", sampled.render(Lang::En));
+        assert!(sampled.render(Lang::En).ends_with("sample what transformers samples."));
     }
 
     #[test]
