@@ -121,7 +121,11 @@ fn the_logits_command_says_its_progress_and_what_it_wrote_in_chinese() {
     );
     std::fs::remove_file(&path).ok();
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stderr(&out).starts_with("已载入 "), "{}", stderr(&out));
+    assert!(
+        stderr(&out).starts_with("已载入 ") && stderr(&out).contains("（精确），用时 "),
+        "{}",
+        stderr(&out)
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.starts_with("已把 ") && stdout.contains("logits 写入"),

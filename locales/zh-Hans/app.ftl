@@ -113,7 +113,11 @@ cli-dtype = --dtype 只能是 f32、bf16 或 f16，不能是 `{ $value }`
 cli-output = 无法写出结果：{ $detail }
 cli-port-fixed = 固定的请求
 cli-port-this-step = 只对这一步
-cli-loaded = 已载入 { $path }（{ $precision }），用时 { $seconds } 秒
+cli-loaded = 已载入 { $path }（{ $precision ->
+    [exact] 精确
+    [fast] 快速
+   *[other] { $precision }
+}），用时 { $seconds } 秒
 cli-context-run = { $count } 个上下文 token，用时 { $seconds } 秒
 cli-generated = 预填充 { $prompt } 个 token 用时 { $prefill } 秒；生成 { $steps } 个 token 用时 { $seconds } 秒（{ $rate } tok/s）；结束方式：{ $finish }；ids: { $ids }
 cli-wrote-logits = 已把 { $count } 个上下文 token 之后的 logits 写入 { $path }

@@ -132,14 +132,15 @@ pub(crate) const MODEL_FLAGS: [&str; 6] = ["model", "prompt", "system", "answer-
 
 pub(crate) fn load_model(flags: &Flags) -> CliResult<(Model, Vec<u32>)> {
     let path = flags.required("model")?;
-    let precision: Precision = flags.get("precision").unwrap_or("exact").parse()?;
+    let precision_flag = flags.get("precision").unwrap_or("exact");
+    let precision: Precision = precision_flag.parse()?;
     let started = Instant::now();
     let model = load_model_path(std::path::Path::new(path), precision)?;
     say(
         flags,
         Message::new("cli-loaded")
             .verbatim("path", path)
-            .verbatim("precision", format!("{precision:?}"))
+            .verbatim("precision", precision_flag)
             .verbatim("seconds", format!("{:.2}", started.elapsed().as_secs_f64())),
     );
     let chat = Chat::single(
