@@ -129,7 +129,7 @@ export function showReport(report, options) {
       const li = element("li", "");
       li.dataset.rule = c.rule;
       li.dataset.column = c.column;
-      li.append(element("strong", `${label(c.column)}: `), document.createTextNode(c.text));
+      li.append(element("strong", t("cause-lead", { column: label(c.column) })), document.createTextNode(c.text));
       return li;
     })
     : [element("li", t("causes-none"))];

@@ -79,6 +79,8 @@ causes-waiting = The distributions appear once the core is ready.
 figures-stale-refused = These figures are still those of the last arguments that worked: the ones in the box are refused (the red line says why).
 figures-stale-edited = The arguments in the box have changed: Inspect to see their figures.
 causes-none = Every column samples from transformers' distribution for these settings.
+# A cause's column before its sentence; the quoted space keeps the gap English puts after a colon.
+cause-lead = { $column }:{ " " }
 causes-more = Show { $count ->
     [one] { $count } more cause
    *[other] { $count } more causes

@@ -78,6 +78,7 @@ causes-waiting = 取样核心就绪后，这里会显示各个分布。
 figures-stale-refused = 这些图仍是上一次可用参数的结果：框里的参数没有被接受（红色那一行说明了原因）。
 figures-stale-edited = 框里的参数改过了：按“查看”看它们的结果。
 causes-none = 在这组设置下，每一列都从 transformers 的分布里取样。
+cause-lead = { $column }：
 causes-more = 再显示 { $count } 条原因
 causes-fewer = 少显示一些
 distributions-region =
