@@ -3,7 +3,7 @@
 
 
 ## 句子里的列举。
-list-pair = { $first }和{ $second }
+list-pair = { $first } 和 { $second }
 list-more = { $first }、{ $rest }
 list-nothing = 无
 
