@@ -7,7 +7,7 @@ column-literal-definition = 把参数逐个照搬到 candle 0.11.1 的 Sampling 
 
 cause-literal-implicit-top-k = 没有传 top_k，所以 transformers 用 top_k={ $k }（来自{ $source ->
     [generation_config] 模型的 generation_config.json
-   *[default] transformers 的默认值
+   *[default] { "" } transformers 的默认值
 }）；照字面搬的移植没有 top_k，留下 { $kept } 个候选。
 cause-literal-generation-config = transformers 从模型的 generation_config.json 里取 { $fields }；candle 移植从来不读这个文件。
 cause-literal-ties = 有 { $tied } 个 token 并列第 { $k } 高的分数：transformers 的 top-k 把它们全部留下（一共留下 { $kept } 个），candle 只留恰好 { $k } 个。
