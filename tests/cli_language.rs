@@ -87,6 +87,10 @@ fn a_command_line_mistake_is_named_then_the_usage_follows_in_that_language() {
     );
     assert_eq!(lines.next(), Some("用法："), "{said}");
     assert!(said.contains("sampling-lab inspect --logits FILE") && said.contains("COLUMN 是报告里的一列"));
+    let help = run("--lang", &["zh-Hans"]);
+    assert!(stderr(&help).starts_with("sampling-lab: 用法：\n"), "{}", stderr(&help));
+    let flag_first = run("--params", &["{}", "--lang", "zh-Hans"]);
+    assert!(stderr(&flag_first).starts_with("sampling-lab: 先写命令，再写它的参数\n用法："));
     let missing = run("inspect", &["--params", "{}"]);
     let said = stderr(&missing);
     assert!(

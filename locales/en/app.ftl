@@ -104,6 +104,7 @@ cli-usage-path = PATH is a .gguf file or a directory in the Hugging Face layout 
 cli-usage-lang = --lang: the language of what the command says, its report's sentences, its progress and its errors (English by default). --compare: the columns the finding compares with transformers (literal,corrected by default; `none` for the largest departure).
 cli-usage-columns = COLUMN is one of the columns of the report: { $columns } (generate: hf by default; speculate: dflash).
 cli-unknown-command = unknown command `{ $command }`
+cli-command-missing = a command comes first, then its flags
 cli-unexpected-argument = unexpected argument `{ $argument }`: flags are `--name value` pairs
 cli-unknown-flag = this command has no flag `--{ $flag }`
 cli-flag-needs-value = `--{ $flag }` needs a value

@@ -99,6 +99,7 @@ cli-usage-path = PATH 是一个 .gguf 文件，或一个 Hugging Face 布局的�
 cli-usage-lang = --lang：命令说话用的语言，包括报告的句子、进度和错误（默认英文）。--compare：结论拿来和 transformers 比较的列（默认 literal,corrected；`none` 表示差得最远的一列）。
 cli-usage-columns = COLUMN 是报告里的一列：{ $columns }（generate 默认 hf；speculate 默认 dflash）。
 cli-unknown-command = 没有 `{ $command }` 这个命令
+cli-command-missing = 先写命令，再写它的参数
 cli-unexpected-argument = 多出的参数 `{ $argument }`：参数应写成 `--名字 值` 的形式
 cli-unknown-flag = 这个命令没有 `--{ $flag }` 参数
 cli-flag-needs-value = `--{ $flag }` 后面要跟一个值

@@ -62,7 +62,7 @@ const SYNOPSIS: &str = "
   sampling-lab port (--logits FILE | --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT])
                     --params JSON [--generation-config FILE] [--context-ids JSON] [--format text|json]
   sampling-lab rules
-  (every command) [--lang en|zh-Hans]";
+  sampling-lab COMMAND ... [--lang en|zh-Hans]";
 
 /// The usage in `lang`, with the columns the registry lists.
 fn usage(lang: Lang) -> String {
@@ -113,6 +113,9 @@ fn run(args: &[String], lang: Lang) -> CliResult<String> {
         Some("port") => inspect::port(&Flags::parse(&args[1..])?),
         Some("rules") => Ok(rules()),
         Some("-h" | "--help") | None => Err(Failure::usage(None, lang)),
+        // `sampling-lab --lang zh-Hans` asks for the usage in that language.
+        Some("--lang") if args.len() == 2 => Err(Failure::usage(None, lang)),
+        Some(flag) if flag.starts_with('-') => Err(Failure::usage(Some(Message::new("cli-command-missing")), lang)),
         Some(other) => Err(Failure::usage(
             Some(Message::new("cli-unknown-command").verbatim("command", other)),
             lang,
