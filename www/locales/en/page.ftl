@@ -76,6 +76,7 @@ default-model = The default model
 figures-hidden = This task's figures are hidden until it is answered, or until “Show me”.
 why-title = Why they differ
 causes-waiting = The distributions appear once the core is ready.
+figures-waiting = Here: every column's probabilities for the next token, side by side.
 figures-stale-refused = These figures are still those of the last arguments that worked: the ones in the box are refused (the red line says why).
 figures-stale-edited = The arguments in the box have changed: Inspect to see their figures.
 causes-none = Every column samples from transformers' distribution for these settings.

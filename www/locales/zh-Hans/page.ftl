@@ -75,6 +75,7 @@ default-model = 默认模型
 figures-hidden = 答对这道题之前，或按下“看答案”之前，相关的数字都不显示。
 why-title = 为什么不一样
 causes-waiting = 取样核心就绪后，这里会显示各个分布。
+figures-waiting = 这里会并排列出每一列给下一个 token 的概率。
 figures-stale-refused = 这些图仍是上一次可用参数的结果：框里的参数没有被接受（红色那一行说明了原因）。
 figures-stale-edited = 框里的参数改过了：按“查看”看它们的结果。
 causes-none = 在这组设置下，每一列都从 transformers 的分布里取样。
