@@ -89,7 +89,8 @@ export function expected(exercise, report, observed) {
     }
     case "find": case "cause": {
       const named = report.causes.map((c) => c.rule);
-      const says = report.causes.map((c) => c.text).join(" ") || t("key-agree");
+      // A line per cause (the result keeps line breaks; elsewhere a break reads as a space).
+      const says = report.causes.map((c) => c.text).join("\n") || t("key-agree");
       return { value: answer.kind === "find" ? named.includes(answer.rule) : answer.options.map((o) => named.includes(o.rule)), says };
     }
     case "choice":
