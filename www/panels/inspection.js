@@ -50,7 +50,7 @@ export function refresh({ keepError = false } = {}) {
 /** Asks for the report of `inputs` in the page's language; `relabel`: the report on screen again,
  * while the arguments in the box are refused. */
 function inspectInputs(inputs, relabel = false) {
-  requests.send(Purpose.inspect, { type: Request.inspect, ...inputs, options: reportOptions() }, { inputs, lang: language(), relabel });
+  requests.send(Purpose.inspect, { type: Request.inspect, ...inputs, options: reportOptions() }, { inputs, relabel });
 }
 
 /** The worker refused the inspect on screen: the figures stay those of the last inputs that worked,
@@ -58,7 +58,7 @@ function inspectInputs(inputs, relabel = false) {
 export function inspectRefused() {
   page.inspectFailed = true;
   showStale();
-  if (page.shownInputs && page.shownLanguage !== language()) inspectInputs(page.shownInputs, true);
+  if (page.shownInputs && page.lastReport.lang !== language()) inspectInputs(page.shownInputs, true);
 }
 
 /** Says when the figures are not those of the arguments in the box: the worker refused these, or
@@ -117,9 +117,8 @@ function compare(name) {
  * step carries. */
 export function showDistribution({ id, report, source, completions, url }) {
   if (!requests.is(Purpose.inspect, id)) return;
-  const { inputs, lang, relabel } = requests.context(Purpose.inspect, id);
+  const { inputs, relabel } = requests.context(Purpose.inspect, id);
   page.shownInputs = inputs;
-  page.shownLanguage = lang;
   $("needs-model").hidden = true;
   // Synthetic logits have no tokenizer: their tokens are shown by id only.
   report.tokens = source === "synthetic" ? [] : page.vocabulary;

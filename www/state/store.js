@@ -57,7 +57,6 @@ export const page = Object.seal({
   lastReport: null,
   /** The inputs the report on screen was asked with (chat, arguments, step, logits). */
   shownInputs: null,
-  shownLanguage: null,
   /** The last inspect the worker refused (malformed or unknown arguments): the figures on
    * screen are then those of the last inputs that worked. */
   inspectFailed: false,

@@ -144,9 +144,10 @@ fn column_clause(column: &Computed) -> Message {
             .arg("column", column.name)
             .count("count", distribution.kept())
     };
-    let Some(comparison) = column.compare.as_ref().filter(|_| !agrees(column)) else {
+    if agrees(column) {
         return message("finding-column-agrees");
-    };
+    }
+    let comparison = column.compare.as_ref().expect("a column that departs was compared");
     if comparison.mass_outside_hf >= 5e-4 {
         message("finding-column-outside").number("share", comparison.mass_outside_hf)
     } else if comparison.only_hf.count > comparison.vanishing {
