@@ -19,8 +19,8 @@ pub fn lang_of(args: &[String]) -> Lang {
 }
 
 impl Flags {
-    pub fn parse(args: &[String]) -> Result<Self, Failure> {
-        let lang = lang_of(args);
+    /// The flags after a command, `lang` being the language `lang_of` found in the whole line.
+    pub fn parse(args: &[String], lang: Lang) -> Result<Self, Failure> {
         let mut pairs = Vec::new();
         let mut it = args.iter();
         while let Some(flag) = it.next() {
@@ -36,14 +36,11 @@ impl Flags {
             pairs.push((name.to_string(), value.clone()));
         }
         let flags = Flags { pairs, lang };
-        match flags.get("lang") {
-            // Not a language: the core names the ones there are.
-            Some(tag) => Ok(Flags {
-                lang: tag.parse()?,
-                ..flags
-            }),
-            None => Ok(flags),
+        if let Some(tag) = flags.get("lang") {
+            // Not a language (`lang_of` fell back to English): the core names the ones there are.
+            tag.parse::<Lang>()?;
         }
+        Ok(flags)
     }
 
     pub fn get(&self, name: &str) -> Option<&str> {

@@ -105,12 +105,12 @@ fn main() -> ExitCode {
 
 fn run(args: &[String], lang: Lang) -> CliResult<String> {
     match args.first().map(String::as_str) {
-        Some("inspect") => inspect::inspect(&Flags::parse(&args[1..])?),
-        Some("generate") => generate(&Flags::parse(&args[1..])?).map(|()| String::new()),
-        Some("speculate") => speculate(&Flags::parse(&args[1..])?),
-        Some("logits") => logits(&Flags::parse(&args[1..])?),
-        Some("export-hub") => export_hub(&Flags::parse(&args[1..])?),
-        Some("port") => inspect::port(&Flags::parse(&args[1..])?),
+        Some("inspect") => inspect::inspect(&Flags::parse(&args[1..], lang)?),
+        Some("generate") => generate(&Flags::parse(&args[1..], lang)?).map(|()| String::new()),
+        Some("speculate") => speculate(&Flags::parse(&args[1..], lang)?),
+        Some("logits") => logits(&Flags::parse(&args[1..], lang)?),
+        Some("export-hub") => export_hub(&Flags::parse(&args[1..], lang)?),
+        Some("port") => inspect::port(&Flags::parse(&args[1..], lang)?),
         Some("rules") => Ok(rules()),
         Some("-h" | "--help") | None => Err(Failure::usage(None, lang)),
         // `sampling-lab --lang zh-Hans` asks for the usage in that language.
