@@ -122,5 +122,6 @@ cli-port-this-step = this step only
 cli-loaded = loaded { $path } ({ $precision }) in { $seconds } s
 cli-context-run = { $count } context tokens in { $seconds } s
 cli-generated = prefill { $prompt } tokens { $prefill } s; { $steps } tokens in { $seconds } s ({ $rate } tok/s); finished: { $finish }; ids: { $ids }
+cli-answered = { $steps } tokens in { $seconds } s after the prefill; every step's figures under every column { $figures } s after it
 cli-wrote-logits = wrote the logits after { $count } context tokens to { $path }
 cli-wrote-hub = wrote the Hugging Face layout to { $path }

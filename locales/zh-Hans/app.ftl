@@ -121,5 +121,6 @@ cli-loaded = 已载入 { $path }（{ $precision ->
 }），用时 { $seconds } 秒
 cli-context-run = { $count } 个上下文 token，用时 { $seconds } 秒
 cli-generated = 预填充 { $prompt } 个 token 用时 { $prefill } 秒；生成 { $steps } 个 token 用时 { $seconds } 秒（{ $rate } tok/s）；结束方式：{ $finish }；ids: { $ids }
+cli-answered = 预填充之后，生成 { $steps } 个 token 用时 { $seconds } 秒；{ $figures } 秒后，每一步在每一列下的指标都已算好
 cli-wrote-logits = 已把 { $count } 个上下文 token 之后的 logits 写入 { $path }
 cli-wrote-hub = 已把 Hugging Face 布局写入 { $path }

@@ -14,7 +14,7 @@ use serde::Serialize;
 use std::sync::Arc;
 use std::time::Instant;
 
-fn generation_config(flags: &Flags) -> CliResult<Option<GenerationConfig>> {
+pub(crate) fn generation_config(flags: &Flags) -> CliResult<Option<GenerationConfig>> {
     flags
         .get("generation-config")
         .map(|path| {
@@ -50,7 +50,7 @@ pub fn inspect(flags: &Flags) -> CliResult<String> {
 }
 
 /// `--lang` and `--compare`: how the report is written.
-fn report_options(flags: &Flags) -> CliResult<ReportOptions> {
+pub(crate) fn report_options(flags: &Flags) -> CliResult<ReportOptions> {
     let mut options = ReportOptions {
         lang: flags.lang,
         ..ReportOptions::default()

@@ -6,6 +6,8 @@
 //!  [--params JSON] [--precision exact|fast] [--semantics COLUMN] [--max-new-tokens N] [--seed S]`
 //! `sampling-lab speculate --model PATH --prompt TEXT [--params JSON] [--semantics S]
 //!  [--draft greedy|prompt-lookup|sampled] [--block N] [--max-new-tokens N] [--seed S]`
+//! `sampling-lab answer --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT]
+//!  [--params JSON] [--semantics COLUMN] [--max-new-tokens N] [--seed S] [--compare COLUMNS]`
 //! `sampling-lab logits --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT]
 //!  [--precision exact|fast] --out FILE.npy`
 //! `sampling-lab export-hub --model FILE.gguf --out DIR [--dtype f32|bf16|f16]`
@@ -17,7 +19,8 @@
 //!
 //! `inspect` prints one JSON report on stdout (its sentences in `--lang`, their ids and arguments
 //! the same in every language; its finding compares `--compare` with hf, the literal and the
-//! corrected port by default); `generate` streams the answer's text; `logits`
+//! corrected port by default); `generate` streams the answer's text; `answer` generates one and
+//! prints, for every token of it, every column's figures there and what they add up to; `logits`
 //! writes the next-token logits after a chat as `.npy` (exact precision gives the page's bits on
 //! any CPU, so the file is a witness of what the page computes); `export-hub`
 //! writes the GGUF's model in the Hugging Face layout; `port` prints, for each column, the request
@@ -26,6 +29,7 @@
 //! (unreadable file, malformed JSON, wrong shape), with a one-line message on stderr; parameters
 //! transformers rejects are part of the report, not a failure.
 
+mod answer;
 mod failure;
 mod flags;
 mod inspect;
@@ -53,6 +57,9 @@ const SYNOPSIS: &str = "
                        [--compare COLUMN,...]
   sampling-lab generate --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT] [--params JSON]
                         [--precision exact|fast] [--semantics COLUMN] [--max-new-tokens N] [--seed S]
+  sampling-lab answer --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT] [--params JSON]
+                      [--precision exact|fast] [--generation-config FILE] [--semantics COLUMN]
+                      [--max-new-tokens N] [--seed S] [--compare COLUMN,...]
   sampling-lab speculate --model PATH --prompt TEXT [--system TEXT] [--answer-prefix TEXT] [--params JSON]
                          [--semantics COLUMN] [--draft greedy|prompt-lookup|sampled]
                          [--block N] [--max-new-tokens N] [--seed S] [--precision exact]
@@ -107,6 +114,7 @@ fn run(args: &[String], lang: Lang) -> CliResult<String> {
     match args.first().map(String::as_str) {
         Some("inspect") => inspect::inspect(&Flags::parse(&args[1..], lang)?),
         Some("generate") => generate(&Flags::parse(&args[1..], lang)?).map(|()| String::new()),
+        Some("answer") => answer::answer(&Flags::parse(&args[1..], lang)?),
         Some("speculate") => speculate(&Flags::parse(&args[1..], lang)?),
         Some("logits") => logits(&Flags::parse(&args[1..], lang)?),
         Some("export-hub") => export_hub(&Flags::parse(&args[1..], lang)?),

@@ -1,6 +1,7 @@
 //! Driving the model: sessions that generate token by token under a chosen semantics, and the
 //! inspection of any step's logits with the sampling core.
 
+pub mod answer;
 pub mod completion;
 pub mod prompt_cache;
 pub mod sampler;
@@ -8,6 +9,7 @@ pub mod session;
 pub mod speculative;
 pub mod step_logits;
 
+pub use answer::{AnswerFigures, AnswerOutput};
 pub use completion::Completion;
 pub use prompt_cache::PromptCache;
 pub use sampler::{Decoding, Sampler};

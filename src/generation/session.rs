@@ -9,6 +9,7 @@ use super::StepLogits;
 use crate::model::{KvCache, Model};
 use sampling_lab_core::Message;
 use serde::Serialize;
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -69,9 +70,11 @@ struct Saved {
 pub struct Branch {
     /// The generated token where this branch and the current one part.
     pub fork: usize,
-    /// The branch's tokens from the fork on, and their text.
+    /// The branch's tokens from the fork on, and their text (the end-of-sequence token's own
+    /// text, `<|im_end|>`, left out: `eos` says the branch ended there).
     pub tokens: Vec<u32>,
     pub text: String,
+    pub eos: bool,
 }
 
 pub struct Session {
@@ -89,6 +92,9 @@ pub struct Session {
     /// Every step of the current branch, as returned.
     steps: Vec<Step>,
     branches: Vec<Saved>,
+    /// Tokens the next steps take instead of drawing: an answer written elsewhere (the page's
+    /// shipped answer), read again on this model.
+    forced: VecDeque<u32>,
 }
 
 impl Session {
@@ -118,7 +124,24 @@ impl Session {
             finish: (max_new_tokens == 0).then_some(Finish::MaxNewTokens),
             steps: Vec::new(),
             branches: Vec::new(),
+            forced: VecDeque::new(),
         }
+    }
+
+    /// The next steps take `tokens`, in order, rather than drawing (each with the probability it
+    /// has under the sampler's distribution there); drawing goes on after them. The answer ends
+    /// where they do unless the session has steps left.
+    pub fn force(&mut self, tokens: &[u32]) -> Result<(), GenerationError> {
+        let vocab = self.next_logits.len();
+        if let Some(token) = tokens.iter().find(|t| **t as usize >= vocab) {
+            return Err(GenerationError::invalid(
+                Message::new("generation-token-outside")
+                    .verbatim("token", token.to_string())
+                    .count("vocab", vocab),
+            ));
+        }
+        self.forced.extend(tokens);
+        Ok(())
     }
 
     /// Chooses the next token and runs it through the model; `None` once finished.
@@ -126,7 +149,13 @@ impl Session {
         if self.finish.is_some() {
             return Ok(None);
         }
-        let (token, probability) = self.sampler.next_with_probability(&self.next_logits, &self.ids)?;
+        let (token, probability) = match self.forced.pop_front() {
+            Some(token) => {
+                let distribution = self.sampler.distribution(&self.next_logits, &self.ids)?;
+                (token, distribution.prob(token))
+            }
+            None => self.sampler.next_with_probability(&self.next_logits, &self.ids)?,
+        };
         self.take(token, probability).map(Some)
     }
 
@@ -231,7 +260,13 @@ impl Session {
             .map(|b| Branch {
                 fork: b.fork,
                 tokens: b.steps.iter().map(|s| s.token).collect(),
-                text: b.steps.iter().map(|s| s.text.as_str()).collect(),
+                text: b
+                    .steps
+                    .iter()
+                    .filter(|s| s.finish != Some(Finish::Eos))
+                    .map(|s| s.text.as_str())
+                    .collect(),
+                eos: b.finish == Some(Finish::Eos),
             })
             .collect()
     }
@@ -240,6 +275,8 @@ impl Session {
     /// step `index` was chosen (cache included).
     fn cut(&mut self, index: usize) -> Result<Saved, GenerationError> {
         self.cache.truncate(self.prompt_len + index)?;
+        // Tokens still to be replayed belonged to the answer this cut leaves.
+        self.forced.clear();
         let steps = self.steps.split_off(index);
         // The logits that produced step `index` are again the ones to choose from.
         let step_logits = self.step_logits.split_off(index);
@@ -296,6 +333,11 @@ impl Session {
 
     pub fn steps(&self) -> usize {
         self.step_logits.len()
+    }
+
+    /// Every generated step of the current branch, as [`Session::step`] returned it.
+    pub fn generated_steps(&self) -> &[Step] {
+        &self.steps
     }
 
     /// The raw logits and the context (every id before it) of generated token `index`.

@@ -4,6 +4,7 @@
 //! Needs the default GGUF in models/ (`make model`); fixtures come from
 //! reference/make_model_fixtures.py.
 
+mod answer;
 mod branching;
 mod gguf;
 mod hub;

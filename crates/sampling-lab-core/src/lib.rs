@@ -14,6 +14,10 @@
 //! - One step under every column: [`Inspection`] (the logits and the call), [`Analysis`] (every
 //!   column against transformers, with its causes), its JSON [`Report`], [`MonteCarlo`] draws
 //!   and the requests that [`Port`] the call to each runtime.
+//! - A whole answer under every column: [`Answer`] keeps each step's figures for the token
+//!   written there ([`AnswerStep`]) and what they add up to per column: the expected number of
+//!   steps at which the column would draw a token transformers never draws, and the chance that
+//!   it never does.
 //! - What the crate says to readers ([`text`]): [`Message`]s with stable ids, rendered in a
 //!   [`Lang`] by [`Render`].
 //!
@@ -40,6 +44,7 @@ pub use distribution::{compare, Comparison, Distribution, TokenList, EXACT_TOLER
 pub use error::SamplingError;
 pub use inspection::Inspection;
 pub use output::analysis::Analysis;
+pub use output::answer::{Answer, AnswerStep, ColumnSummary, StepFigures};
 pub use output::catalog::Render;
 pub use output::monte_carlo::MonteCarlo;
 pub use output::port::Port;

@@ -144,3 +144,17 @@ invalid-weights = the kept tokens' probabilities cannot be drawn from: { $detail
 invalid-part = part { $index } of { $of } does not exist
 invalid-counts-vocabulary = { $count } counts for a vocabulary of { $vocab }
 invalid-counts-columns = { $count } counts do not fit this run's columns
+
+## A whole answer under every column (`sampling-lab answer`, the page's answer view): a lead, then
+## a clause per column.
+answer-lead = Along these { $steps ->
+    [one] { $steps } token
+   *[other] { $steps } tokens
+}, given the path this answer took:
+answer-column-outside-first = { $column } would draw a token transformers never draws at { NUMBER($expected, maximumSignificantDigits: 2) } of { $steps } steps on average, more than 1% of the time first at token { $first }; the chance it never does is { NUMBER($never, style: "percent", maximumSignificantDigits: 2) }.
+answer-column-outside-small = { $column } would draw a token transformers never draws at { NUMBER($expected, maximumSignificantDigits: 2) } of { $steps } steps on average, never more than 1% of the time at one step; the chance it never does is { NUMBER($never, style: "percent", maximumSignificantDigits: 2) }.
+answer-column-outside-rare = { $column } would draw a token transformers never draws at fewer than 0.01 of { $steps } steps on average; the chance it never does is { NUMBER($never, style: "percent", maximumSignificantDigits: 3) }.
+answer-columns-never = { $columns }: never — every draw is a token transformers can draw.
+answer-column-refuses = { $column } refuses the call.
+answer-hf-refuses = transformers refuses these arguments: along the answer there is nothing to compare with.
+invalid-answer-json = the answer's steps are not what `answer` writes: { $detail } at line { $line }, column { $column }

@@ -98,3 +98,13 @@ invalid-weights = 无法从留下的 token 的概率中抽取：“{ $detail }�
 invalid-part = 第 { $index } 部分（共 { $of } 部分）不存在
 invalid-counts-vocabulary = { $count } 个计数对不上大小为 { $vocab } 的词表
 invalid-counts-columns = { $count } 个计数对不上这次运行的各列
+
+## 整个回答在每一列下的情况（`sampling-lab answer`、页面上的回答视图）：先一句引语，再每列一句。
+answer-lead = 沿着这个回答的 { $steps } 个 token（以它实际走过的路径为条件）：
+answer-column-outside-first = 在这 { $steps } 步中，{ $column } 平均会在 { NUMBER($expected, maximumSignificantDigits: 2) } 步抽到 transformers 永远不会抽的 token，第 { $first } 个 token 处首次超过 1%；一次都不抽到的概率是 { NUMBER($never, style: "percent", maximumSignificantDigits: 2) }。
+answer-column-outside-small = 在这 { $steps } 步中，{ $column } 平均会在 { NUMBER($expected, maximumSignificantDigits: 2) } 步抽到 transformers 永远不会抽的 token，但每一步都不超过 1%；一次都不抽到的概率是 { NUMBER($never, style: "percent", maximumSignificantDigits: 2) }。
+answer-column-outside-rare = 在这 { $steps } 步中，{ $column } 平均不到 0.01 步抽到 transformers 永远不会抽的 token；一次都不抽到的概率是 { NUMBER($never, style: "percent", maximumSignificantDigits: 3) }。
+answer-columns-never = { $columns }：一次也不会，每次抽到的都是 transformers 也可能抽到的 token。
+answer-column-refuses = { $column } 拒绝这次调用。
+answer-hf-refuses = transformers 拒绝这些参数：沿着这个回答没有可以对比的分布。
+invalid-answer-json = 回答的各步数据不是 `answer` 写出的格式：第 { $line } 行第 { $column } 列，“{ $detail }”

@@ -7,7 +7,7 @@ use crate::columns::causes::Cause;
 use crate::columns::hf::{self, HfSampling};
 use crate::columns::thresholds::{greedy_thresholds, Threshold};
 use crate::columns::{Call, ColumnName, Engine, Reference, StepView, REGISTRY};
-use crate::distribution::{compare, Comparison, Distribution};
+use crate::distribution::{compare_with_dense, Comparison, Distribution};
 use crate::inspection::Inspection;
 use crate::SamplingError;
 
@@ -52,16 +52,22 @@ pub struct Analysis {
     pub(crate) greedy_thresholds: Vec<Threshold>,
 }
 
-impl Analysis {
-    /// Sets every registered column up for the call and computes it on the step, once: the
-    /// report and Monte Carlo runs are made from the result.
-    pub fn run(input: &Inspection) -> Self {
+/// Every registered column set up for the call and computed on the step, each against hf: what
+/// an analysis starts from, and all an answer's step needs.
+pub(crate) struct Columns<'a> {
+    pub(crate) call: Call<'a>,
+    pub(crate) hf: Reference,
+    pub(crate) computed: Vec<Computed>,
+}
+
+impl<'a> Columns<'a> {
+    pub(crate) fn of(input: &'a Inspection) -> Self {
         let call = Call::new(&input.args, input.generation_config.as_ref());
         let hf: Reference = HfSampling::from_params(&call.effective).map(|hf| {
             let outcome = hf.apply(&input.logits, &input.context_ids);
             (hf, outcome)
         });
-        let reference = hf.as_ref().ok().map(|(_, o)| &o.distribution);
+        let reference = hf.as_ref().ok().map(|(_, o)| (&o.distribution, o.distribution.dense()));
         let computed = REGISTRY
             .iter()
             .map(|column| {
@@ -73,8 +79,8 @@ impl Analysis {
                     (true, Err(e)) => Err(e.clone()),
                     (false, _) => engine.distribution(&input.logits, &input.context_ids),
                 };
-                let compare = match (is_hf, reference, &distribution) {
-                    (false, Some(h), Ok(d)) => Some(compare(h, d)),
+                let compare = match (is_hf, &reference, &distribution) {
+                    (false, Some((h, dense)), Ok(d)) => Some(compare_with_dense(h, dense, d)),
                     _ => None,
                 };
                 Computed {
@@ -85,6 +91,20 @@ impl Analysis {
                 }
             })
             .collect();
+        Columns { call, hf, computed }
+    }
+
+    /// transformers' distribution, unless it refuses the call.
+    pub(crate) fn hf_distribution(&self) -> Option<&Distribution> {
+        self.hf.as_ref().ok().map(|(_, o)| &o.distribution)
+    }
+}
+
+impl Analysis {
+    /// Sets every registered column up for the call and computes it on the step, once: the
+    /// report and Monte Carlo runs are made from the result.
+    pub fn run(input: &Inspection) -> Self {
+        let Columns { call, hf, computed } = Columns::of(input);
         // The temperature as the call wrote it (DFlash's reading), else transformers' effective one.
         let temperature = input
             .args

@@ -147,7 +147,7 @@ impl Report {
 }
 
 /// A list of `(column, value)` as a JSON object keyed by the columns' names.
-struct ByColumn<'a, T>(&'a [(ColumnName, T)]);
+pub(crate) struct ByColumn<'a, T>(pub(crate) &'a [(ColumnName, T)]);
 
 impl<T: Serialize> Serialize for ByColumn<'_, T> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
