@@ -21,6 +21,8 @@ const LONG_PROMPT = Array.from({ length: 19 }, (_, i) =>
   `Paragraph ${i + 1}: a language model turns its last hidden state into logits, one per token of the vocabulary, and a sampler keeps some of them.`).join(" ");
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const NEW_TOKENS = 128;
+/** The answer view's measure: the page's default answer length. */
+const ANSWER_TOKENS = 64;
 // Draws per port: enough for a stable rate; the cost of more draws scales linearly.
 const DRAWS = 5_000;
 /** `BENCH_SYSTEMS=wasm,wllama` measures only those (all by default; a prefix picks a family). */
@@ -129,6 +131,19 @@ function nativeGenerate(precision, prompt, newTokens) {
   return { load_s: Number(load[1]), prompt_tokens: Number(stats[1]), prefill_s: Number(stats[2]), decode_tok_s: Number(stats[5]) };
 }
 
+/** `generate` and `answer` on the same chat, call and seed: decoding alone, and with every step's
+ * figures read beside it (the command's second thread). */
+function nativeAnswer() {
+  const args = ["--model", join(ROOT, MODEL), "--prompt", "Write a short story about the sea.", "--max-new-tokens", String(ANSWER_TOKENS),
+    "--params", '{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}', "--seed", "0"];
+  const generate = spawnSync(join(ROOT, "target/release/sampling-lab"), ["generate", ...args], { encoding: "utf8" });
+  const answer = spawnSync(join(ROOT, "target/release/sampling-lab"), ["answer", ...args], { encoding: "utf8", maxBuffer: 64 << 20 });
+  if (generate.status !== 0 || answer.status !== 0) throw new Error(generate.stderr + answer.stderr);
+  const plain = /(\d+) tokens in ([\d.]+) s \(/.exec(generate.stderr);
+  const both = /(\d+) tokens in ([\d.]+) s after the prefill; every step's figures under every column ([\d.]+) s/.exec(answer.stderr);
+  return { answer_tokens: Number(both[1]), answer_plain_s: Number(plain[2]), answer_figures_s: Number(both[3]) };
+}
+
 function nativeRun(precision) {
   const chat = nativeGenerate(precision, QUESTION, NEW_TOKENS);
   const long = nativeGenerate(precision, LONG_PROMPT, 1);
@@ -181,6 +196,8 @@ function systemsToRun(browser, base, site) {
     list.push([`draws@${workers}`, "Monte Carlo, draw workers", workers, inBrowser({ kind: "draws", workers })]);
   }
   list.push(["speculative", "DFlash's loop (wasm, exact)", 1, inBrowser({ kind: "speculative" })]);
+  list.push(["answer", "the answer view's figures (wasm)", 2, inBrowser({ kind: "answer" })]);
+  list.push(["native_answer", "the answer view's figures (native)", 2, () => nativeAnswer()]);
   for (const [key, label, options] of visits()) list.push([key, label, undefined, () => visit(browser, site, options)]);
   list.push(["native", `native exact (${CPU.kernels} kernels)`, 1, () => nativeRun("exact")]);
   list.push(["native_fast", "native fast", 1, () => nativeRun("fast")]);
@@ -244,6 +261,9 @@ function targets(systems) {
   lines.push(`native exact (the CLI, 1 thread, ${CPU.kernels} kernels):`);
   absolute("chat prefill, s", "native", "prefill_s", "≤", 0.2);
   absolute("decode, tok/s", "native", "decode_tok_s", "≥", 30);
+  lines.push("the answer view (64 tokens, every step's figures under every column):");
+  ratio("generation with its figures ÷ without, wasm", fig("answer", "answer_figures_s"), fig("answer", "answer_plain_s"), "answer_figures_s", "≤", 1.2);
+  ratio("generation with its figures ÷ without, native", fig("native_answer", "answer_figures_s"), fig("native_answer", "answer_plain_s"), "answer_figures_s", "≤", 1.2);
   lines.push("the page:");
   check(`draws/s: ${CORES} draw workers ÷ 1`, m(`draws@${CORES}`, "draws_per_s") / m("draws@1", "draws_per_s"), "≥", 1);
   absolute("first chart from a cached model, s", "page", "cached_first_chart_s", "≤", 1.5);
@@ -312,6 +332,7 @@ async function main() {
     "tau_greedy", "spec_over_plain_greedy", "tau_lookup", "spec_over_plain_lookup"]));
   console.log();
   console.log(table(systems, ["first_figures_s", "bytes", "model_requested"]));
+  console.log(table(systems, ["answer_tokens", "answer_plain_s", "answer_figures_s", "answer_serial_s"]));
   console.log(`\nmedian [min–max] of ${RUNS} runs on ${CPU.label}; prefill: the ${systems.wasm?.prompt_tokens?.median ?? 39}-token chat, long: ~${systems.wasm?.long_prompt_tokens?.median ?? systems["wllama@1"]?.long_prompt_tokens?.median ?? 600} tokens`);
   for (const [name, size] of Object.entries(report.wasm_size)) {
     console.log(`${name}: ${(size.bytes / 1e6).toFixed(2)} MB wasm, ${(size.gzip_bytes / 1e6).toFixed(2)} MB gzipped`);

@@ -203,6 +203,56 @@ async function measureDraws({ workers }, { model, question, draws }) {
   return { draws_per_s: draws / elapsed, threads: workers };
 }
 
+/** What the answer view costs a generation, as the page pays it: 64 tokens sampled under
+ * the reference call with seed 0, alone; then again with each step's figures under every column
+ * read by a worker of the sampling core beside the decoding (timed until the last figures are
+ * in); and with the figures read on the decoding's own thread, one step after the other. */
+async function measureAnswer(_, { model }) {
+  const newTokens = 64;
+  const wasm = await import("./pkg/sampling_lab.js");
+  await wasm.default();
+  const lab = wasm.Lab.fromGguf(await download(model), "exact");
+  const chat = { messages: [{ role: "user", content: "Write a short story about the sea." }] };
+  const options = { params: PARAMS, seed: 0, maxNewTokens: newTokens };
+  // The prompt's prefill is kept after the first run: each timing below starts from it.
+  lab.startGeneration(chat, options).free();
+  const jobOf = (generation, step) => {
+    const handle = generation.stepAt(step.index);
+    const job = handle.drawJob(PARAMS, null);
+    const plain = { logits: job.logits, params: job.params, generationConfig: job.generationConfig ?? null, contextIds: job.contextIds, token: step.token };
+    job.free();
+    handle.free();
+    return plain;
+  };
+  const run = async (onStep) => {
+    const start = now();
+    const generation = lab.startGeneration(chat, options);
+    const pending = [];
+    let tokens = 0;
+    for (let step; (step = generation.step()) !== null; tokens += 1) pending.push(onStep(generation, step));
+    await Promise.all(pending);
+    generation.free();
+    return { seconds: seconds(start), tokens };
+  };
+  const plain = await run(() => null);
+  const worker = new Worker("./figures-worker.js", { type: "module" });
+  await ask(worker, { warm: true });
+  const replies = [];
+  worker.onmessage = ({ data }) => replies.shift()(data);
+  const beside = await run((generation, step) => {
+    const job = jobOf(generation, step);
+    return new Promise((resolve) => { replies.push(resolve); worker.postMessage({ job }); });
+  });
+  worker.terminate();
+  const core = await import("/page/pkg-core/sampling_lab.js");
+  await core.default();
+  const serial = await run((generation, step) => {
+    const { logits, params, generationConfig, contextIds, token } = jobOf(generation, step);
+    core.answerStep(logits, params, generationConfig, contextIds, token);
+  });
+  return { answer_tokens: plain.tokens, answer_plain_s: plain.seconds, answer_figures_s: beside.seconds, answer_serial_s: serial.seconds };
+}
+
 function ask(worker, message) {
   return new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => (data.error ? reject(new Error(data.error)) : resolve(data));
@@ -212,6 +262,6 @@ function ask(worker, message) {
 
 const MEASURES = {
   wasm: measureWasm, wllama: measureWllama, speculative: measureSpeculative,
-  "transformers-js": measureTransformersJs, worker: measureInWorker, draws: measureDraws,
+  "transformers-js": measureTransformersJs, worker: measureInWorker, draws: measureDraws, answer: measureAnswer,
 };
 window.measure = (system, options) => MEASURES[system.kind](system, options);

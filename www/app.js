@@ -18,17 +18,18 @@ import { followColourScheme } from "./panels/charts.js";
 import { buildGlossary, openLinkedTerm } from "./panels/glossary.js";
 import { buildParamsForm, paramsText, showParams } from "./panels/params.js";
 import { presetButtons } from "./panels/presets.js";
-import { inspectRefused, redraw, refresh, showCompletions, showDistribution, showStale, showStepChecked } from "./panels/inspection.js";
+import { followComparison, inspectRefused, redraw, refresh, showCompletions, showDistribution, showStale, showStepChecked } from "./panels/inspection.js";
 import { embedWithStep, listenForStepExport, saveStepFile } from "./panels/step-export.js";
 import { chat } from "./state/inputs.js";
-import { copyCode, copyLink, restoreState, saveState } from "./state/share.js";
+import { copyCode, copyLink, restoreState, saveState, showPane } from "./state/share.js";
 import { setStatus, showError } from "./panels/status.js";
 import { refreshPort, showPort, showPortError } from "./panels/port.js";
 import { listenForModels, loadFailed, loadModel, markModelControls, runAfterModel, showLoadProgress, showModelInfo, showModelReady, showNeedsModel } from "./panels/model-panel.js";
-import { generate, generationFailed, listenForGeneration, selectStep, showDone, showRewound, showToken, showTokenAlternatives } from "./panels/generation-panel.js";
+import { drawAnswerTokens, generate, generationFailed, listenForGeneration, selectStep, showDone, showRewound, showToken, showTokenAlternatives } from "./panels/generation-panel.js";
+import { askForAnswer, redrawAnswer, showAnswer, showStepFigures } from "./panels/answer-panel.js";
 import { drawingDone, listenForDraws, showDrawEstimate, showConverging, showDrawn, showDrawProgress } from "./panels/montecarlo.js";
 import { listenForSpeculation, showRound, showSpeculated, speculationFailed } from "./panels/speculative.js";
-import { judgingFailed, listenForExercises, observeFailed, showObserved, startExercises } from "./panels/exercise-panel.js";
+import { judgingFailed, listenForExercises, observeFailed, showExerciseAnswer, showObserved, startExercises } from "./panels/exercise-panel.js";
 import { pageColumns } from "./state/page-columns.js";
 
 /** The cause rules and the columns the core names, from the worker's first reply: the page's
@@ -105,6 +106,8 @@ const HANDLERS = {
       restarted();
     }
     refresh({ keepError: recovering });
+    // The answer the site ships for the chat, drawn before the model too.
+    if (page.answer.source === null) askForAnswer();
     // A link to a generated token needs its generation, and so the model.
     if (page.pendingStep !== null && !page.modelWanted) showNeedsModel();
   },
@@ -139,6 +142,11 @@ const HANDLERS = {
   [Reply.token]: showToken,
   [Reply.rewound]: showRewound,
   [Reply.done]: showDone,
+  [Reply.figures]: showStepFigures,
+  [Reply.answer]: (reply) => {
+    showAnswer(reply, drawAnswerTokens);
+    showExerciseAnswer(reply);
+  },
   [Reply.alternatives]: showTokenAlternatives,
   [Reply.speculating]: showRound,
   [Reply.speculated]: showSpeculated,
@@ -214,6 +222,8 @@ function relabel() {
   showModelInfo();
   saveState();
   refresh();
+  redrawAnswer();
+  askForAnswer();
 }
 
 /** The page's title and description name every column the core lists, in the page's language. */
@@ -252,6 +262,9 @@ async function setUp() {
     radio.addEventListener("change", () => { page.view = radio.value; saveState(); redraw(); });
   }
   $("embed-this").addEventListener("click", embedWithStep);
+  for (const tab of document.querySelectorAll("[data-pane]")) {
+    tab.addEventListener("click", () => { page.pane = tab.dataset.pane; showPane(); saveState(); redrawAnswer(); });
+  }
   listenForStepExport();
   $("copy-link").addEventListener("click", copyLink);
   $("run").addEventListener("click", () => { page.preset = ""; refresh(); });
@@ -266,6 +279,7 @@ async function setUp() {
   $("port-box").addEventListener("toggle", refreshPort);
   listenForModels();
   listenForGeneration();
+  followComparison(() => { redrawAnswer(); askForAnswer(); });
   listenForDraws();
   listenForSpeculation();
   listenForExercises(core.promise);

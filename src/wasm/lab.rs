@@ -1,6 +1,7 @@
 //! The model in the browser: a `Lab` owns one loaded model; a `Generation` is one streamed answer
 //! whose every step can be inspected afterwards.
 
+use super::generation::Generation;
 use super::{args, generation_config, to_js, Failure, StepLogits};
 use crate::generation::speculative::{self, DraftSource, Speculative};
 use crate::generation::{self, ColumnName, Decoding, PromptCache, Session};
@@ -59,11 +60,14 @@ struct Options {
     seed: Option<u64>,
     #[serde(default = "max_new_tokens")]
     max_new_tokens: usize,
+    #[serde(default)]
+    tokens: Vec<u32>,
 }
 
 struct CallOptions {
     call: Decoding,
     max_new_tokens: usize,
+    tokens: Vec<u32>,
 }
 
 fn empty_params() -> String {
@@ -114,6 +118,7 @@ impl Lab {
         Ok(CallOptions {
             call: Decoding::on(&self.model, semantics, args, gc, options.seed),
             max_new_tokens: options.max_new_tokens,
+            tokens: options.tokens,
         })
     }
 
@@ -239,7 +244,8 @@ impl Lab {
         )?)
     }
 
-    /// Prefills the chat and returns a generation to step through; nothing is sampled yet.
+    /// Prefills the chat and returns a generation to step through; nothing is sampled yet. With
+    /// `options.tokens`, its first steps take those tokens (an answer read again on this model).
     #[wasm_bindgen(js_name = startGeneration)]
     pub fn start_generation(
         &self,
@@ -249,13 +255,14 @@ impl Lab {
         let call = self.call(options)?;
         let prompt = self.model.chat_ids(&parse_chat(chat)?)?;
         let prompt_reused = self.prompts.borrow().holds_prefill_of(&prompt);
-        let session = Session::resume(
+        let mut session = Session::resume(
             self.model.clone(),
             self.prompts.borrow_mut().prefill(&self.model, prompt)?,
             call.call.sampler(0)?,
             call.max_new_tokens,
         );
-        Ok(Generation { session, prompt_reused })
+        session.force(&call.tokens)?;
+        Ok(Generation::new(session, prompt_reused))
     }
 
     /// Generates to the end, calling `on_token(step)` after each token; the callback returning
@@ -311,73 +318,6 @@ impl SpeculationRun {
         let mut value = serde_json::to_value(self.run.finish()?)?;
         value["ms"] = (js_sys::Date::now() - self.started).into();
         to_js(&value)
-    }
-}
-
-/// One answer being generated with a KV cache.
-#[wasm_bindgen]
-pub struct Generation {
-    session: Session,
-    prompt_reused: bool,
-}
-
-#[wasm_bindgen]
-impl Generation {
-    /// Chooses and runs the next token: `{index, token, token_text, text, finish}`, or `null`
-    /// once finished. Call it in a loop that yields between steps so that a cancel can arrive.
-    pub fn step(&mut self) -> Result<JsValue, Failure> {
-        match self.session.step()? {
-            Some(step) => to_js(&step),
-            None => Ok(JsValue::NULL),
-        }
-    }
-
-    /// Chooses `token` at generated step `index` instead: the cache is cut back to it and the
-    /// forced step returned (`step` goes on from there); the steps after it become a branch.
-    pub fn branch(&mut self, index: usize, token: u32) -> Result<JsValue, Failure> {
-        to_js(&self.session.branch(index, token)?)
-    }
-
-    /// Goes back to left branch `number`: its steps from its fork on.
-    pub fn restore(&mut self, number: usize) -> Result<JsValue, Failure> {
-        to_js(&self.session.restore(number)?)
-    }
-
-    /// The branches left behind: `[{fork, tokens, text}]`.
-    pub fn branches(&self) -> Result<JsValue, Failure> {
-        to_js(&self.session.branches())
-    }
-
-    /// `eos`, `max_new_tokens`, `context_full`, or `null` while running.
-    pub fn finish(&self) -> Result<JsValue, Failure> {
-        to_js(&self.session.finish())
-    }
-
-    #[wasm_bindgen(getter)]
-    pub fn steps(&self) -> usize {
-        self.session.steps()
-    }
-
-    /// Whether the prompt's forward pass was the one the last inspect of it already ran.
-    #[wasm_bindgen(getter, js_name = promptReused)]
-    pub fn prompt_reused(&self) -> bool {
-        self.prompt_reused
-    }
-
-    #[wasm_bindgen(js_name = promptIds)]
-    pub fn prompt_ids(&self) -> Vec<u32> {
-        self.session.prompt().to_vec()
-    }
-
-    #[wasm_bindgen(js_name = generatedIds)]
-    pub fn generated_ids(&self) -> Vec<u32> {
-        self.session.generated().to_vec()
-    }
-
-    /// Generated token `index`: the logits the model gave at that step and the ids before it.
-    #[wasm_bindgen(js_name = stepAt)]
-    pub fn step_at(&self, index: usize) -> Result<StepLogits, Failure> {
-        Ok(StepLogits::from(self.session.step_logits(index)?))
     }
 }
 

@@ -4,7 +4,7 @@
 use super::{args, generation_config, report_options, to_js, Failure};
 use crate::logits_file;
 use sampling_lab_core::internal::{self, Part};
-use sampling_lab_core::{Analysis, Inspection, Port};
+use sampling_lab_core::{Analysis, Answer, Inspection, Port};
 use wasm_bindgen::prelude::*;
 
 fn inspection(
@@ -31,6 +31,35 @@ pub fn inspect(
     let options = report_options(options_json)?;
     let input = inspection(logits, params_json, generation_config_json, context_ids)?;
     to_js(&Analysis::run(&input).report_with(&options))
+}
+
+/// One step of an answer under every column: the figures `inspect` gives on these logits for the
+/// token written after them (`{token, hf_entropy, columns: {<column>: {kept, tv, mass_outside_hf,
+/// p_token}}}`), as a worker without the model computes them beside the model's decoding.
+#[wasm_bindgen(js_name = answerStep)]
+pub fn answer_step(
+    logits: Vec<f32>,
+    params_json: &str,
+    generation_config_json: Option<String>,
+    context_ids: Vec<u32>,
+    token: u32,
+) -> Result<JsValue, Failure> {
+    let input = inspection(logits, params_json, generation_config_json, context_ids)?;
+    let mut answer = Answer::default();
+    to_js(answer.push_step(&input, token))
+}
+
+/// An answer's report from its steps' figures as `answerStep` wrote them (a generation's, or the
+/// answer a site ships): the steps, every column's summary and the sentences, written as
+/// `options_json` says (`{"lang", "compared"}`), and `call`: the call it was written under
+/// (`params_json`) as Python source.
+#[wasm_bindgen(js_name = answerReport)]
+pub fn answer_report(steps_json: &str, params_json: &str, options_json: Option<String>) -> Result<JsValue, Failure> {
+    let options = report_options(options_json)?;
+    let report = Answer::from_json_str(steps_json)?.report(options.lang, &options.compared);
+    let mut value = serde_json::to_value(report)?;
+    value["call"] = args(params_json)?.python_call().into();
+    to_js(&value)
 }
 
 /// Each column's request that samples from transformers' distribution at this step, checked

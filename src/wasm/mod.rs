@@ -7,6 +7,8 @@
 
 mod failure;
 #[cfg(feature = "model")]
+mod generation;
+#[cfg(feature = "model")]
 mod lab;
 mod logits;
 #[cfg(feature = "model")]
@@ -17,8 +19,10 @@ mod step_file;
 
 pub use failure::Failure;
 #[cfg(feature = "model")]
-pub use lab::{Generation, Lab, SpeculationRun};
-pub use logits::{inspect, monte_carlo, parse_logits, DrawJob, MonteCarloRun};
+pub use generation::Generation;
+#[cfg(feature = "model")]
+pub use lab::{Lab, SpeculationRun};
+pub use logits::{answer_report, answer_step, inspect, monte_carlo, parse_logits, DrawJob, MonteCarloRun};
 #[cfg(feature = "model")]
 pub use pool::{pool_rows, threaded, threads, trap_pool};
 #[cfg(feature = "model")]

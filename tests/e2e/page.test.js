@@ -345,7 +345,7 @@ test("the distributions export as CSV and JSON, and a chart as PNG", async () =>
   const { page } = await openPage(browser);
   await page.getByRole("button", { name: "top_k 40, top_p 0.9" }).click();
   await page.getByTestId("kept-literal").filter({ hasText: /^40$/ }).waitFor();
-  await page.getByText("Export", { exact: true }).click();
+  await page.getByRole("region", { name: "Distributions" }).getByText("Export", { exact: true }).click();
   const saved = async (name) => {
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name, exact: true }).click()]);
     return readFileSync(await download.path());

@@ -43,6 +43,7 @@ const INVARIANTS = {
   embed: (v) => typeof v === "boolean",
   threads: whole(0, 8),
   view: (v) => v === "compare" || v === "panels",
+  pane: (v) => v === "step" || v === "answer",
   cols: (v) => v === "" || v === "none" || v.split(",").every((c) => NAME.test(c)),
   lang: (v) => v === "" || LANGUAGES.includes(v),
   stepfile: (v) => v === "" || (/\.json$/.test(v) && !v.includes("..")),

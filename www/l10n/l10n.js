@@ -105,8 +105,15 @@ function format(bundle, id, pattern, args) {
   const errors = [];
   const text = bundle.formatPattern(pattern, args, errors);
   if (errors.length) console.error(`message ${id}: ${errors.map((e) => e.message ?? e).join("; ")}`);
-  return text;
+  return bundle.locales[0] === "zh-Hans" ? tighten(text) : text;
 }
+
+/** Chinese text without the spaces a placeable leaves between two Chinese characters, as the
+ * core's catalog writes it: `{ $column } 落在` reads `vLLM 落在`, and a name that ends in Chinese
+ * (`照字面搬的 candle 移植`) must not then read `移植 落在`. */
+const CHINESE = "[\u3000-\u303F\u4E00-\u9FFF\uFF00-\uFFEF]";
+const SPACE_BETWEEN_CHINESE = new RegExp(`(?<=${CHINESE}) (?=${CHINESE})`, "gu");
+export const tighten = (text) => text.replace(SPACE_BETWEEN_CHINESE, "");
 
 /** Message `id` as DOM nodes: text, and each argument that is a Node where its placeable stands
  * (a code element, a link). */

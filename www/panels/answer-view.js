@@ -1,13 +1,13 @@
-// The generated answer: each token a button shaded by the probability it was drawn with, one tab
-// stop with the arrow keys inside, its alternatives in a tooltip, the choices a branch at a
-// selected token offers, and the branches left behind. Text only (textContent), never HTML.
+// The answer's tokens: each a button (coloured by answer-heat.js), one tab stop with the arrow keys
+// inside, its alternatives in a tooltip, the choices a branch at a selected token offers, and the
+// branches left behind. Text only (textContent), never HTML.
 import { label } from "../state/columns.js";
 import { $, element } from "./dom.js";
 import { localize, t } from "../l10n/l10n.js";
 import { isByteToken, nameByteRuns, visible } from "./token-text.js";
 
-/** A generated token as a button that selects its step, shaded by the probability it had, then a
- * line break for each newline it holds; hover or focus asks for its alternatives (`onLook`). */
+/** An answer's token as a button that selects its step, then a line break for each newline it
+ * holds; hover or focus asks for its alternatives (`onLook`). */
 export function tokenButton(token, onSelect, onLook) {
   // A character split over several tokens appears with its last token; the others stay empty.
   // A newline is drawn as ↵ in the button and breaks the line after it (a button cannot).
@@ -19,8 +19,11 @@ export function tokenButton(token, onSelect, onLook) {
   button.dataset.token = String(token.token);
   button.dataset.tokenText = token.token_text;
   button.dataset.probability = token.probability.toFixed(4);
-  // Shade: the less probable the token was, the stronger its mark.
-  button.style.setProperty("--unlikely", `${Math.round(60 * (1 - token.probability))}%`);
+  // The end of the answer is a mark, not the special token's text (`<|im_end|>`).
+  if (token.finish === "eos") {
+    button.classList.add("end-mark");
+    button.textContent = t("answer-end-mark");
+  }
   button.setAttribute("aria-describedby", "alternatives");
   button.setAttribute("aria-label", t("token-aria", { text: token.text || visible(token.token_text), step: token.index, probability: token.probability }));
   button.addEventListener("click", () => onSelect(token));
@@ -88,12 +91,14 @@ export function showBranchChoices({ step, model }, drawn) {
 
 /** The branches left behind, each with a way back to it. */
 export function showBranches(branches, onRestore) {
-  const items = branches.map(({ fork, text }, number) => {
+  const items = branches.map(({ fork, text, eos }, number) => {
     const button = element("button", t("branch-back"));
     button.type = "button";
     button.addEventListener("click", () => onRestore(number));
     const item = element("li", t("branch-from", { fork }));
-    item.append(element("q", text.length > 80 ? `${text.slice(0, 80)}…` : text), " ", button);
+    const quote = element("q", text.length > 80 ? `${text.slice(0, 80)}…` : text);
+    if (eos && text.length <= 80) quote.append(element("span", t("answer-end-mark"), "end-mark"));
+    item.append(quote, " ", button);
     return item;
   });
   $("branch-list").replaceChildren(...items);
@@ -109,6 +114,21 @@ export function nameGeneratedBytes(from) {
   if (start < 0) return;
   while (start > 0 && isByteToken(tokens[start - 1].dataset.tokenText ?? "")) start -= 1;
   nameByteRuns(tokens.slice(start).map((el) => ({ el, text: el.dataset.tokenText ?? "" })));
+}
+
+/** Puts a token's pieces where its step's are (an answer read again), or after the last. */
+export function placeToken(pieces, index) {
+  const old = [...$("completion").querySelectorAll(`[data-step="${index}"]`)];
+  if (!old.length) return $("completion").append(...pieces);
+  old[0].replaceWith(...pieces);
+  for (const el of old.slice(1)) el.remove();
+}
+
+/** Shows a text in the tooltip under `button` (a shipped token's figures, before the model). */
+export function showNote(text, button) {
+  const box = $("alternatives");
+  box.replaceChildren(element("p", text));
+  place(box, button);
 }
 
 /** Drops the generated tokens from `fork` on (a branch replaces them). */

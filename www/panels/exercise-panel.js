@@ -102,7 +102,11 @@ function setUp(exercise, params, then) {
   showParams(params);
   page.preset = "";
   page.step = null;
-  page.pendingJudge = then && ((report) => (answer.kind === "generate" ? observe(answer, params, (observed) => then(report, observed)) : then(report, null)));
+  page.pendingJudge = then && ((report) => {
+    if (answer.kind === "generate") return observe(answer, params, (observed) => then(report, observed));
+    if (answer.kind === "answer") return shippedAnswer(params, (observed) => then(report, observed));
+    return then(report, null);
+  });
   refresh();
 }
 
@@ -113,6 +117,19 @@ function observe(answer, params, then) {
     type: Request.observe, chat: chat(),
     options: { semantics: answer.column, params, generationConfig: $("generation-config").value.trim() || null, seed: answer.seed, maxNewTokens: answer.maxNewTokens },
   }, then));
+}
+
+/** The core's report of the answer the site ships for the exercise's chat, read under `params`
+ * (the figures are the shipped call's: a set writes its task for that call). */
+function shippedAnswer(params, then) {
+  requests.send(Purpose.exerciseAnswer, {
+    type: Request.answer, chat: chat(), source: "shipped", options: JSON.stringify({ lang: language(), compared: [] }),
+  }, (reply) => (reply.report ? then(reply.report) : notQuite(current(), record(), say({ id: "ex-no-shipped-answer" }))));
+}
+
+/** The `answer` reply an exercise waited for. */
+export function showExerciseAnswer(reply) {
+  requests.context(Purpose.exerciseAnswer, reply.id)?.(reply);
 }
 
 /** The `observed` reply: the generation an answer waited for. */
@@ -131,6 +148,7 @@ function answerInputs(exercise, saved) {
   if (kind === "kept") return [input({ type: "number", min: 0 }, t("ex-answer-tokens"))];
   if (kind === "number") return [input({ type: "text", inputMode: "decimal", autocomplete: "off" }, t("ex-answer-number"))];
   if (kind === "generate") return [input({ type: "text", autocomplete: "off" }, t(figure === "tokens" ? "ex-answer-tokens" : "ex-answer-token-or-none"))];
+  if (kind === "answer") return [input({ type: "text", autocomplete: "off" }, t(figure === "expected_outside" ? "ex-answer-number" : "ex-answer-answer-token"))];
   if (kind === "find") return [labelled(Object.assign(document.createElement("textarea"), { rows: 2, id: "ex-input", value: saved || exercise.setup.params }), t("ex-answer-arguments"))];
   return options.map((option, i) => {
     const radio = Object.assign(document.createElement("input"), { type: "radio", name: "ex-choice", value: String(i), id: `ex-choice-${i}`, checked: saved === String(i) });

@@ -73,7 +73,8 @@ function schemaError({ instancePath, message, params }) {
 }
 
 /** The figures an answer is judged by, from the core's `report` of the exercise's set-up (or of
- * the student's arguments, for `find`) and, for `generate`, the core's generation `observed`:
+ * the student's arguments, for `find`) and, for `generate`, the core's generation `observed` (for
+ * `answer`, the core's report of the answer the site ships for the chat):
  * `{value, says}`, says a sentence stating it with the columns' labels. */
 export function expected(exercise, report, observed) {
   const answer = exercise.answer;
@@ -103,6 +104,15 @@ export function expected(exercise, report, observed) {
           : t("key-generate-outside", { column: name, seed: answer.seed, step: value });
       return { value, says };
     }
+    case "answer": {
+      const summary = observed.summary[answer.column];
+      if (answer.figure === "expected_outside") {
+        return { value: summary.expected_outside, says: t("key-answer-expected", { column: name, value: summary.expected_outside, steps: observed.steps.length }) };
+      }
+      // Tokens are counted from 1 where the answer view names them.
+      const value = summary.first_over_1pct === null ? null : summary.first_over_1pct + 1;
+      return { value, says: value === null ? t("key-answer-never-over", { column: name }) : t("key-answer-first-over", { column: name, token: value }) };
+    }
     default:
       throw new Said("set-unknown-kind", { kind: answer.kind });
   }
@@ -127,6 +137,10 @@ export function judge(exercise, given, report, observed) {
     cause: () => key.value[Number(given)] === true,
     choice: () => Number(given) === key.value,
     generate: () => (key.value === null ? /^\s*(none|无)\s*$/i.test(given) : Number(given) === key.value),
+    answer: () => {
+      if (exercise.answer.figure === "expected_outside") return Math.abs(Number(given) - key.value) <= tolerance;
+      return key.value === null ? /^\s*(none|无)\s*$/i.test(given) : Number(given) === key.value;
+    },
   }[kind]();
   return { right, says: key.says };
 }
@@ -136,7 +150,9 @@ export function judge(exercise, given, report, observed) {
 export function unanswerable(exercise, given) {
   const { kind, figure: which } = exercise.answer;
   if (given === undefined || String(given).trim() === "") return t("answer-missing");
-  if ((kind === "kept" || kind === "number") && !Number.isFinite(Number(given))) return t("answer-number");
+  const numeric = kind === "kept" || kind === "number" || (kind === "answer" && which === "expected_outside");
+  if (numeric && !Number.isFinite(Number(given))) return t("answer-number");
+  if (kind === "answer" && which === "first_over_1pct" && !/^\s*(none|无|\d+)\s*$/i.test(given)) return t("answer-token-or-none");
   if (kind === "generate" && which === "first_outside_hf" && !/^\s*(none|无|\d+)\s*$/i.test(given)) return t("answer-token-or-none");
   if (kind === "generate" && which === "tokens" && !/^\s*\d+\s*$/.test(given)) return t("answer-tokens");
   return null;

@@ -1,5 +1,6 @@
 // The distributions on screen as files: CSV (one row per token any side keeps), the report as
-// JSON, a chart as PNG. Formatting only: every number comes from the core's report.
+// JSON, a chart as PNG; the answer on screen as CSV (one row per step) and JSON. Formatting only:
+// every number comes from the core's reports.
 import { chartImage } from "./charts.js";
 import { names } from "../state/columns.js";
 
@@ -24,6 +25,26 @@ export function download(name, content, type) {
   link.download = name;
   link.click();
   if (!url.startsWith("data:")) setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** The answer's steps, one row each: the token, transformers' entropy, then each column's `kept`,
+ * `tv`, `mass_outside_hf` and `p_token` (empty where the column refuses the call). */
+export function answerCsv(tokens, steps) {
+  const NAMES = names();
+  const FIELDS = ["kept", "tv", "mass_outside_hf", "p_token"];
+  const head = ["step", "token_id", "token", "hf_entropy", ...NAMES.flatMap((n) => FIELDS.map((f) => `${f}_${n}`))];
+  const rows = steps.map((step, i) => [
+    i, step.token, quoted(tokens[i] ?? ""), step.hf_entropy ?? "",
+    ...NAMES.flatMap((n) => FIELDS.map((f) => step.columns[n]?.[f] ?? "")),
+  ].join(","));
+  return [head.join(","), ...rows].join("\n") + "\n";
+}
+
+/** The answer on screen as a file: `csv` (a row per step) or `json` (its tokens and the core's
+ * report: steps, summary, sentences). */
+export function exportAnswer(kind, answer) {
+  if (kind === "answer-csv") return download("sampling-lab-answer.csv", answerCsv(answer.tokens, answer.steps), "text/csv");
+  download("sampling-lab-answer.json", JSON.stringify(answer, null, 1), "application/json");
 }
 
 export function exportReport(kind, report) {

@@ -3,8 +3,10 @@
 import { Request } from "../shared/protocol.js";
 import { Purpose, requests } from "../state/requests.js";
 import { page } from "../state/store.js";
-import { cutTokens, hideAlternatives, markSelected, moveFocus, nameGeneratedBytes, showAlternatives, showBranchChoices, showBranches, showLooking, tokenButton } from "./answer-view.js";
+import { cutTokens, hideAlternatives, markSelected, moveFocus, nameGeneratedBytes, placeToken, showAlternatives, showBranchChoices, showBranches, showLooking, showNote, tokenButton } from "./answer-view.js";
+import { cutFigures, finishAnswer, listenForAnswer, startAnswer, stepFiguresText } from "./answer-panel.js";
 import { $ } from "./dom.js";
+import { colourTokens } from "./answer-heat.js";
 import { chat, generationConfig, generationOptions } from "../state/inputs.js";
 import { refresh } from "./inspection.js";
 import { showError } from "./status.js";
@@ -14,17 +16,23 @@ import { localize, t } from "../l10n/l10n.js";
 /** The arguments of the generation on screen (or of the call on screen, before there is one). */
 const generationParams = () => page.generationParams || $("params").value;
 
-export function generate() {
-  selectStep(null);
-  $("completion").replaceChildren();
+/** Generates an answer under the semantics and arguments on screen — or, with `reread`, reads the
+ * answer on screen again on the model: its tokens forced, under `params` (its own call, or the
+ * arguments on screen), so that its steps have logits to inspect and branch from. */
+export function generate(reread = null) {
+  if (!reread) selectStep(null);
+  if (!reread) $("completion").replaceChildren();
   showBranches([], restoreBranch);
   stopLooking();
   $("gen-stats").textContent = "";
-  const options = generationOptions($("semantics").value, generationParams());
+  const options = reread
+    ? { ...generationOptions(page.answer.semantics, reread.params), seed: page.answer.seed, tokens: reread.tokens, maxNewTokens: reread.tokens.length }
+    : generationOptions($("semantics").value, generationParams());
   page.generationParams = options.params;
   page.generationSemantics = options.semantics;
+  startAnswer(options.params, options.semantics, options.seed, { keepTokens: Boolean(reread) });
   showError(null);
-  requests.send(Purpose.generation, { type: Request.generate, chat: chat(), options });
+  requests.send(Purpose.generation, { type: Request.generate, chat: reread ? page.answer.chat : chat(), options });
   // The answer is where the reader looks next: in view, and the focus (not <body>, where a
   // disabled Generate button would leave it) on it.
   $("answer").scrollIntoView({ block: "nearest" });
@@ -66,6 +74,7 @@ let looking = null;
  * a newer one replaced. */
 function lookAt(token, button) {
   if (quietFocus) return;
+  if (page.answer.source === "shipped") return showNote(stepFiguresText(token.index), button);
   showLooking(token, button);
   clearTimeout(looking);
   looking = setTimeout(() => {
@@ -83,6 +92,8 @@ function stopLooking() {
 /** Shows generated token `index`'s step (null: the token after the prompt), and what a branch
  * there could choose. */
 export function selectStep(index) {
+  // A shipped answer's step has no logits until the model reads the answer again.
+  if (index !== null && page.answer.source === "shipped") return selectShipped(index);
   page.step = index;
   markSelected(index);
   $("branch-form").hidden = true;
@@ -98,6 +109,23 @@ export function selectStep(index) {
   refresh();
 }
 
+/** A token of the answer the site ships: with the model, the answer is read again and the step
+ * selected once its token is there; before it, the token's figures and what the model would add. */
+function selectShipped(index) {
+  if (page.modelReady) {
+    page.pendingStep = index;
+    return generate({ params: page.answer.params, tokens: page.answer.tokens.map((token) => token.id) });
+  }
+  const button = $("completion").querySelector(`button[data-step="${index}"]`);
+  markSelected(index);
+  if (button) showNote(`${stepFiguresText(index)} — ${t("answer-step-needs-model")}`, button);
+}
+
+/** Reads the answer on screen again under the arguments on screen (its tokens forced). */
+function rereadAnswer() {
+  withModel(() => generate({ params: $("params").value, tokens: page.answer.steps.map((step) => step.token) }));
+}
+
 function showFigures() {
   $("to-figures").hidden = true;
   $("finding").scrollIntoView({ block: "start", behavior: "smooth" });
@@ -106,10 +134,17 @@ function showFigures() {
 
 const pieces = (token) => tokenButton(token, (t) => selectStep(t.index), lookAt);
 
+/** The tokens of an answer drawn all at once (the one the site ships). */
+export function drawAnswerTokens(tokens) {
+  $("completion").replaceChildren(...tokens.flatMap(pieces));
+  nameGeneratedBytes(0);
+}
+
 /** A generated token (`token` reply). */
 export function showToken({ id, step: token }) {
   if (!requests.is(Purpose.generation, id)) return;
-  $("completion").append(...pieces(token));
+  placeToken(pieces(token), token.index);
+  colourTokens(token.index);
   nameGeneratedBytes(token.index);
   if (token.index === page.pendingStep) {
     page.pendingStep = null;
@@ -121,6 +156,7 @@ export function showToken({ id, step: token }) {
 export function showRewound({ id, fork, steps, branches }) {
   if (!requests.is(Purpose.generation, id)) return;
   cutTokens(fork);
+  cutFigures(fork);
   $("completion").append(...steps.flatMap(pieces));
   nameGeneratedBytes(fork);
   showBranches(branches, restoreBranch);
@@ -146,6 +182,7 @@ export function showDone({ id, finish, steps, decoded, prefillMs, promptReused, 
   if (!requests.is(Purpose.generation, id)) return;
   setGenerating(false);
   showBranches(branches, restoreBranch);
+  finishAnswer(steps);
   // A rate from plain decoding only: a branch decodes part of an answer, a restore none.
   const plain = prefillMs !== null;
   const rate = plain && steps > 1 ? (steps - 1) / (decodeMs / 1000) : null;
@@ -179,6 +216,8 @@ export function generationFailed(id) {
 export function listenForGeneration() {
   $("generate").addEventListener("click", () => withModel(() => { page.generationParams = ""; generate(); }));
   $("cancel").addEventListener("click", () => requests.cancel(Purpose.generation));
+  $("answer-reread").addEventListener("click", rereadAnswer);
+  listenForAnswer(selectStep);
   $("to-figures").addEventListener("click", showFigures);
   $("skip-link").addEventListener("click", (e) => {
     e.preventDefault();

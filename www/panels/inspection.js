@@ -111,6 +111,13 @@ function showPanelDetail() {
 function compare(name) {
   page.cols = toggleCompared(compared(), name);
   refresh();
+  onCompared();
+}
+
+/** What else follows the comparison (the answer view's order of columns). */
+let onCompared = () => {};
+export function followComparison(listener) {
+  onCompared = listener;
 }
 
 /** A report for the step on screen (the `distribution` reply), with the completions a shipped
@@ -141,7 +148,7 @@ export function showDistribution({ id, report, source, completions, url }) {
     judgeWith(report);
   }
   if (report.hf.error && !relabel) showError(report.hf.error);
-  if ((source === "shipped" || source === "file" || source === "kept") && loadsInTheBackground()) loadModel();
+  if (source === "shipped" || source === "file" || source === "kept") firstScreenShown("figures");
   askForCompletions(report);
   showDrawEstimate();
 }
@@ -193,6 +200,14 @@ function contextText(source) {
   if (page.step !== null) return t("context-generated", { step: page.step + 1 });
   const { messages: [{ content }], answer_prefix: prefix } = chat();
   return prefix ? t("context-after-prefix", { content, prefix }) : t("context-after", { content });
+}
+
+/** What of the first screen is drawn without the model: its figures, and the answer view (the
+ * answer the site ships, or none). The model loads in the background once both are there. */
+const firstScreen = new Set();
+export function firstScreenShown(part) {
+  firstScreen.add(part);
+  if (firstScreen.has("figures") && firstScreen.has("answer") && loadsInTheBackground()) loadModel();
 }
 
 /** The full page loads the model in the background once its first figures are up; an embed, an

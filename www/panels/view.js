@@ -6,6 +6,7 @@ import { columns, label } from "../state/columns.js";
 import { language, t } from "../l10n/l10n.js";
 import { drawPanels } from "./charts.js";
 import { drawCompareTable } from "./compare-table.js";
+import { drawMassBars } from "./mass-bars.js";
 import { monteCarloSide } from "./montecarlo-side.js";
 import { nameByteRuns, tokenLabel, visible } from "./token-text.js";
 
@@ -137,6 +138,7 @@ export function showReport(report, options) {
   const implicit = report.effective.implicit.length ? t("effective-implicit", { implicit: report.effective.implicit.join(", ") }) : "";
   $("effective").textContent = `${t("effective", { values: JSON.stringify(report.effective_params) })}${implicit}`;
   showThresholds(report);
+  drawMassBars(report, options.compared);
   drawCompareTable(report, options);
   drawLegend(report, options.compared);
   if (options.view === "panels") drawPanels(report, options);

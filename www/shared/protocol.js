@@ -26,7 +26,16 @@
 //   port        { id, chat, params, generationConfig, step, logits, options }
 //                                               each column's request that samples from
 //                                               transformers' distribution at the step
-//   generate    { id, chat, options }           options: GenerationOptions (pkg/sampling_lab.d.ts)
+//   generate    { id, chat, options }           options: GenerationOptions (pkg/sampling_lab.d.ts);
+//                                               with options.tokens, the answer takes those tokens
+//                                               (an answer read again on the model, or under other
+//                                               arguments)
+//   answer      { id, chat, options, steps, params }
+//                                               the report of the answer on screen, written as
+//                                               options say (JSON text, {lang, compared}): of
+//                                               `steps` (its figures, as `figures` replies gave
+//                                               them) written under `params`, or, without steps,
+//                                               of the answer the site ships for `chat`
 //   alternatives{ id, step, params, generationConfig, supersedes? }
 //                                               the five most probable tokens under hf and under
 //                                               the literal port at generated token `step`;
@@ -95,9 +104,22 @@
 //                                               this worker's draws so far
 //   monteCarlo  { id, result, cancelled }       the draws made (all of them unless cancelled)
 //   port        { id, ports }                   `sampling-lab port --format json` for the step
-//   token       { id, step }                    {index, token, token_text, text, finish}
+//   token       { id, step }                    {index, token, token_text, text, probability, finish}
+//   figures     { id, step, figures }           generated token `step`'s figures under every
+//                                               column (the core's AnswerStep: {token, hf_entropy,
+//                                               columns: {<column>: {kept, tv, mass_outside_hf,
+//                                               p_token}}}), for generation request `id`; they
+//                                               follow its `token` (or `rewound`) reply
 //   rewound     { id, fork, steps, branches }   the generation from generated token `fork` on is
-//                                               now `steps`; branches: [{fork, tokens, text}] left
+//                                               now `steps`; branches: [{fork, tokens, text, eos}]
+//                                               left
+//   answer      { id, source, report, tokens, params, semantics, seed, finish }
+//                                               report: the core's AnswerReport ({steps, summary,
+//                                               lang, sentences, call}); source "generated" (of the
+//                                               request's steps) or "shipped", with the shipped
+//                                               answer's tokens, params, semantics, seed and
+//                                               finish; source and report null when the site ships
+//                                               no answer for the chat
 //   done        { id, finish, steps, decoded, prefillMs, promptReused, decodeMs, ids, branches }
 //                                               decoded: the steps this request ran (a branch's,
 //                                               none for a restore); prefillMs: null for both;
@@ -144,6 +166,12 @@
 //   progress    { id, done, total }             this part's draws, both ports
 //   drawn       { id, counts }                  both ports' counts per token (BigUint64Array)
 //   error       { id, message }                 the worker then draws this half itself
+//
+// The same draw worker script, started once more by the worker, reads each generated step of the
+// answer under every column beside the model's decoding (answer-figures.js):
+// worker → draw worker   figures { id, job }    job: {logits, params, generationConfig,
+//                                               contextIds, token}, the step as plain data
+// draw worker → worker   figures { id, figures } the core's answerStep, or error { id, message }
 
 /** @typedef {import("./model-source.js").ModelSource} ModelSource */
 /** @typedef {{system?: string | null, messages: {role: string, content: string}[], answer_prefix?: string}} ChatInput */
@@ -158,6 +186,7 @@ export const Request = Object.freeze({
   useStep: "useStep",
   stepFile: "stepFile",
   generate: "generate",
+  answer: "answer",
   speculate: "speculate",
   alternatives: "alternatives",
   branch: "branch",
@@ -185,6 +214,8 @@ export const Reply = Object.freeze({
   token: "token",
   rewound: "rewound",
   done: "done",
+  figures: "figures",
+  answer: "answer",
   speculating: "speculating",
   speculated: "speculated",
   alternatives: "alternatives",
@@ -195,6 +226,7 @@ export const Reply = Object.freeze({
 export const DrawRequest = Object.freeze({
   init: "init",
   draw: "draw",
+  figures: "figures",
   cancel: "cancel",
   trap: "trap",
 });
@@ -202,5 +234,6 @@ export const DrawRequest = Object.freeze({
 export const DrawReply = Object.freeze({
   progress: "progress",
   drawn: "drawn",
+  figures: "figures",
   error: "error",
 });

@@ -58,6 +58,10 @@ export const Purpose = Object.freeze({
   useStep: "useStep",
   stepFile: "stepFile",
   speculate: "speculate",
+  /** The answer on screen's report (or the one the site ships for the chat). */
+  answer: "answer",
+  /** The shipped answer's report an exercise is judged by. */
+  exerciseAnswer: "exerciseAnswer",
   look: "look",
   branchChoices: "branchChoices",
   observe: "observe",

@@ -13,7 +13,7 @@ function currentState() {
   const state = {
     preset: page.preset, embed: page.embed, threads: page.threads, step: page.step, log: $("log-scale").checked, exercises: page.exercises.path,
     task: page.exercises.index, teacher: page.exercises.teacher, view: page.view, cols: page.cols, model: linkedModel(), lang: page.lang,
-    stepfile: page.stepfile,
+    stepfile: page.stepfile, pane: page.pane,
   };
   state.gen = page.step !== null && page.generationParams !== $("params").value ? page.generationParams : "";
   for (const [key, id] of Object.entries(INPUTS)) state[key] = $(id).value;
@@ -56,6 +56,7 @@ export function restoreState() {
   page.threads = state.threads;
   page.exercises.teacher = state.teacher;
   page.view = state.view;
+  page.pane = state.pane;
   page.cols = state.cols;
   page.lang = state.lang;
   page.stepfile = state.stepfile;
@@ -64,6 +65,7 @@ export function restoreState() {
   page.pendingStep = state.step;
   page.generationParams = state.step === null ? "" : state.gen;
   document.body.classList.toggle("embed", page.embed);
+  showPane();
   if (state.model) {
     const named = modelSource(state.model, location.href);
     if (named.source) page.source = named.source;
@@ -71,6 +73,12 @@ export function restoreState() {
   }
   page.linkProblems = problems;
   return state;
+}
+
+/** An embed's pane: the step's figures, or the answer view in their place. */
+export function showPane() {
+  document.body.classList.toggle("pane-answer", page.embed && page.pane === "answer");
+  for (const tab of document.querySelectorAll("[data-pane]")) tab.setAttribute("aria-pressed", String(tab.dataset.pane === page.pane));
 }
 
 async function copyToClipboard(text, done) {

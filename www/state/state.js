@@ -39,6 +39,9 @@ export const DEFAULTS = Object.freeze({
   /** "compare" (the table of the compared columns beside every other) or "panels" (a chart per
    * column). */
   view: "compare",
+  /** What an embed shows: "step" (the next token's figures and table) or "answer" (the answer
+   * view: the whole answer coloured by a port's mass outside transformers' support). */
+  pane: "step",
   /** The columns compared with transformers, comma-separated ("none" for none). */
   cols: "literal,corrected",
   /** The page's language ("" for the reader's own: their last choice, else their browser's). */
@@ -65,6 +68,7 @@ const MAX_TEXT = 20_000;
  * (`checkColumns`, once the worker has listed them). */
 const NAME = /^[a-z][a-z0-9_]{0,39}$/;
 const VIEWS = ["compare", "panels"];
+const PANES = ["step", "answer"];
 
 /** Each field's check: the value, or throws a message saying what is wrong with it. */
 const FIELDS = {
@@ -109,6 +113,10 @@ const FIELDS = {
     // A link from before the compared table names its one chart of every column.
     if (raw === "overlay") return "compare";
     if (!VIEWS.includes(raw)) throw new Wrong("link-wrong-choice", { choices: VIEWS.join(", ") });
+    return raw;
+  },
+  pane: (raw) => {
+    if (!PANES.includes(raw)) throw new Wrong("link-wrong-choice", { choices: PANES.join(", ") });
     return raw;
   },
   cols: (raw) => {

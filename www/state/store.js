@@ -35,6 +35,8 @@ export const page = Object.seal({
   /** How the distributions are drawn, and the columns compared with transformers (`cols`). */
   view: DEFAULTS.view,
   cols: DEFAULTS.cols,
+  /** An embed's pane: the step ("step") or the answer view ("answer"). */
+  pane: DEFAULTS.pane,
   /** The language a link asked for ("" for the reader's own). */
   lang: DEFAULTS.lang,
   /** The step file the link names ("" for none), and what was wrong with it (a catalog message,
@@ -53,6 +55,13 @@ export const page = Object.seal({
   /** The arguments the current generation ran with ("" when there is none), and its semantics. */
   generationParams: "",
   generationSemantics: "hf",
+  /** The answer on screen: where it comes from (null: none; "shipped": the site's, drawn before
+   * the model; "generating", then "generated": the reader's, or the site's read again on the
+   * model), each step's figures under every column (the core's, by step, as they arrive), its
+   * length once generated, its report (summary and sentences, in the page's language), the call
+   * it was written with and its chat; a shipped answer's tokens ({id, token_text, text}) and how
+   * it ended. */
+  answer: { source: null, steps: [], length: null, report: null, params: "", semantics: "hf", seed: 0, chat: null, tokens: [], finish: null },
   /** The report on screen, redrawn when the view changes. */
   lastReport: null,
   /** The inputs the report on screen was asked with (chat, arguments, step, logits). */

@@ -11,6 +11,7 @@ import { keptStep, keepStep } from "./step-store.js";
 export class ShippedSteps {
   #manifest = null;
   #logits = new Map();
+  #answers = new Map();
   #vocabulary = null;
   /** The step file a link named, once read and checked: {url, step}. */
   #file = null;
@@ -50,6 +51,17 @@ export class ShippedSteps {
     return read.step ? { ...asStep(read.step), source: "kept" } : null;
   }
 
+  /** The answer the site ships for `chat` — `{params, semantics, seed, finish, tokens, steps}`,
+   * written at build time with every step's figures — or null. Its hash is checked as a step's
+   * logits are. */
+  async answer(chat) {
+    const { steps } = await this.manifest();
+    const entry = steps.find((s) => s.answer && sameChat(s.chat, chat));
+    if (!entry) return null;
+    if (!this.#answers.has(entry.answer.file)) this.#answers.set(entry.answer.file, this.#fetchChecked(entry.answer.file, entry.answer.sha256).then((bytes) => JSON.parse(new TextDecoder().decode(bytes))));
+    return this.#answers.get(entry.answer.file);
+  }
+
   /** Reads and checks the step file at `url` for `chat` with the core (`core.readStep`); throws
    * a `Said` naming what is wrong with it. */
   async useFile(url, chat, core) {
@@ -81,10 +93,15 @@ export class ShippedSteps {
   }
 
   async #fetchLogits(entry) {
-    const bytes = await fetch(new URL(entry.logits, this.url)).then(ok).then((r) => r.arrayBuffer());
+    return new Float32Array(await this.#fetchChecked(entry.logits, entry.sha256));
+  }
+
+  /** A shipped file's bytes, its sha256 checked against the manifest's. */
+  async #fetchChecked(file, sha256) {
+    const bytes = await fetch(new URL(file, this.url)).then(ok).then((r) => r.arrayBuffer());
     const digest = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
-    if (digest !== entry.sha256) throw new Said("error-shipped-sha256", { file: entry.logits, actual: digest, expected: entry.sha256 });
-    return new Float32Array(bytes);
+    if (digest !== sha256) throw new Said("error-shipped-sha256", { file, actual: digest, expected: sha256 });
+    return bytes;
   }
 }
 

@@ -10,6 +10,7 @@ import { Reply, Request } from "../shared/protocol.js";
 import { loadCore, loadModelBuild, threadCount, THREADED } from "./builds.js";
 import { nextTask } from "./drawing.js";
 import { SplitDraws } from "./split-draws.js";
+import { AnswerFigures } from "./answer-figures.js";
 import { fetchSource } from "./model-files.js";
 import { ShippedSteps } from "./shipped-steps.js";
 import { stepFiles } from "./step-files.js";
@@ -31,8 +32,10 @@ let full = null;
 let lab = null;
 /** Every token's display text, by id, of the loaded model. */
 let vocabulary = [];
-/** The last generation, kept so that its steps can be inspected. */
+/** The last generation, kept so that its steps can be inspected, and the call its steps' figures
+ * are read under ({params, generationConfig}). */
 let generation = null;
+let generationCall = null;
 let running = null; // { id, cancelled, onCancel? } while a generation or Monte Carlo run is going
 let queue = Promise.resolve();
 /** Set once the wasm has trapped: the requests still queued behind the failed one are dropped
@@ -45,6 +48,7 @@ const ready = loadCore().then((loaded) => {
   postMessage({ type: Reply.started, simd: core.simd(), rules: core.causeRules(), columns });
 });
 const splitDraws = new SplitDraws(() => core, () => Promise.resolve(coreModule));
+const answerFigures = new AnswerFigures(() => core, () => Promise.resolve(coreModule));
 
 /** The newest request of each kind that supersedes older ones (a token's alternatives while the
  * reader moves through an answer): an older one still queued is dropped unanswered. */
@@ -97,6 +101,7 @@ async function handle(data, files) {
     case Request.useStep: return useStep(data);
     case Request.stepFile: return postMessage({ type: Reply.stepFile, id: data.id, text: steps.file(data.chat) });
     case Request.generate: return generate(data);
+    case Request.answer: return answer(data);
     case Request.alternatives: return postMessage(alternatives(data));
     case Request.branch: return branch(data);
     case Request.restore: return restore(data);
@@ -328,7 +333,27 @@ async function generate({ id, chat, options }) {
   generation?.free();
   generation = null;
   generation = model().startGeneration(chat, options);
+  generationCall = { params: options.params, generationConfig: options.generationConfig ?? null };
   await decode(id, started, performance.now() - started, 0);
+}
+
+/** Generated token `index` of request `id` under every column, read beside the decoding; its
+ * `figures` reply follows the token's. */
+function readStep(id, index) {
+  const job = withStep({ step: index }, (handle) => handle.drawJob(generationCall.params, generationCall.generationConfig));
+  const plain = { logits: job.logits, params: job.params, generationConfig: job.generationConfig ?? null, contextIds: job.contextIds, token: generation.generatedIds()[index] };
+  job.free();
+  answerFigures.read(plain).then((figures) => postMessage({ type: Reply.figures, id, step: index, figures }), (e) => fail(id, e));
+}
+
+/** The report of the answer on screen — of the figures the page holds, or of the answer the site
+ * ships for the chat — the core's summary and sentences. */
+async function answer({ id, chat, options, steps, params }) {
+  if (steps) return postMessage({ type: Reply.answer, id, source: "generated", report: core.answerReport(JSON.stringify(steps), params, options) });
+  const written = await shipped.answer(chat);
+  if (!written) return postMessage({ type: Reply.answer, id, source: null, report: null });
+  const { steps: figures, ...rest } = written;
+  postMessage({ type: Reply.answer, id, source: "shipped", report: core.answerReport(JSON.stringify(figures), rest.params, options), ...rest });
 }
 
 /** A generation apart from the page's (which stays as it is): its length, its end, and its first
@@ -359,6 +384,7 @@ async function branch({ id, step, token }) {
   const started = performance.now();
   const forced = lastGeneration().branch(step, token);
   postMessage({ type: Reply.rewound, id, fork: step, steps: [forced], branches: generation.branches() });
+  readStep(id, step);
   await decode(id, started, null, 1);
 }
 
@@ -366,6 +392,7 @@ function restore({ id, branch: number }) {
   const started = performance.now();
   const steps = lastGeneration().restore(number);
   postMessage({ type: Reply.rewound, id, fork: steps[0].index, steps, branches: generation.branches() });
+  for (const step of steps) readStep(id, step.index);
   postMessage(doneReply(id, generation.finish(), started, null, 0));
 }
 
@@ -385,6 +412,7 @@ async function decode(id, started, prefillMs, decoded) {
       if (step === null) break;
       decoded += 1;
       postMessage({ type: Reply.token, id, step });
+      readStep(id, step.index);
     }
   } finally {
     const cancelled = running.cancelled && generation.finish() === null;

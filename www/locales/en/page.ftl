@@ -308,9 +308,9 @@ error-hf-refuses = transformers refuses these arguments: { $error }
 
 ## The generated answer, its alternatives and its branches.
 answer-region =
-    .aria-label = Generated text
-answer-title = Generated
-answer-help = Shaded by how unlikely each token was; hover or focus one for its alternatives, click it to see the distributions at that step and to branch there.
+    .aria-label = The answer, token by token
+answer-title = The answer, token by token
+answer-help = Hover or focus a token for its figures and alternatives; click it to see every column at that step and to branch there.
 completion =
     .aria-label = The generated answer: one tab stop, the arrow keys move between tokens
 inspecting-prompt = Showing: the token after the prompt
@@ -461,6 +461,8 @@ ex-not-yet = Not quite yet ({ $tries ->
 ex-answer-tokens = Your answer (a number of tokens)
 ex-answer-number = Your answer (a number)
 ex-answer-token-or-none = Your answer (a generated token's number, or “none”)
+ex-answer-answer-token = Your answer (a token's number in the answer, from 1, or “none”)
+ex-no-shipped-answer = The site ships no answer for this exercise's chat: this task cannot be checked here.
 ex-answer-arguments = Your generate() arguments (JSON)
 ex-checking = Checking…
 ex-checking-generation = Checking: the core runs the task's generation…
@@ -505,6 +507,9 @@ key-choice = “{ $option }”.
 key-generate-tokens = under { $column } with seed { $seed }, the answer is { $tokens } tokens long (it ends on { $finish }).
 key-generate-none-outside = under { $column } with seed { $seed }, every token is one transformers could draw.
 key-generate-outside = under { $column } with seed { $seed }, generated token { $step } is the first that transformers could not draw.
+key-answer-first-over = along the answer the site ships, { $column }'s mass outside transformers' support first passes 1% at token { $token }.
+key-answer-never-over = along the answer the site ships, { $column }'s mass outside transformers' support never passes 1% at one token.
+key-answer-expected = along the { $steps } tokens of the answer the site ships, { $column } would draw a token transformers never draws at { NUMBER($value, maximumFractionDigits: 2) } of them on average.
 set-other-site = a set loads from this site, from a file on the Hub (its resolve/ URL) or from the link itself
 set-unreachable = could not reach { $host ->
     [this-site] this site
@@ -555,3 +560,48 @@ step-file-values = { $url }: its logits cannot be inspected ({ $detail })
 step-file-ids = { $url }: its token ids do not fit a vocabulary of { $vocab }
 step-file-other-model = { $url } was made with another model (sha256 { $file }), not this site's ({ $site })
 step-file-other-chat = { $url } is for another chat than the link's
+
+## Where each column's draws land at the step on screen (above the compared table).
+mass-legend = Where each column draws: { $inside } on tokens transformers keeps, { $outside } on tokens transformers never draws
+mass-refuses = refuses the call
+mass-title-outside = { $column }: { $share } of its draws land on tokens transformers never draws
+mass-title-inside = { $column }: every draw lands on a token transformers can draw
+
+## The answer view: each token coloured by one figure of one column at its step.
+answer-colour-by = Colour by
+answer-figure-outside = mass outside hf
+answer-figure-p-token = p of the written token
+answer-figure-tv = total variation to hf
+answer-figure-entropy = hf's entropy
+answer-colour-column = of
+answer-more-columns = { $count ->
+    [one] { $count } more column
+   *[other] { $count } more columns
+}
+answer-reread = Read this answer under the arguments above
+answer-source-shipped = An answer the site ships, drawn by { $column } with seed { $seed } for { $call }, its figures computed when the site was built: they need no model. Each step is read after the tokens this answer wrote before it, so every figure is conditional on its path.
+answer-source-generated = Drawn by { $column } with seed { $seed } for { $call }. Each step is read after the tokens this answer wrote before it, so every figure is conditional on its path.
+answer-end-mark = end
+unit-nats = { NUMBER($value, maximumFractionDigits: 2) } nats
+answer-token-outside = token { $step }: { $column } draws outside transformers' support with probability { $value }
+answer-token-p-token = token { $step }: { $column } gives it p = { $value }
+answer-token-tv = token { $step }: { $column } is { $value } from transformers (total variation)
+answer-token-entropy = token { $step }: transformers' entropy is { $value }
+answer-token-refused = { $column } refuses the call here
+answer-legend-outside = { $column }'s mass outside hf at each token:
+answer-legend-p-token = the probability { $column } gives each written token (darker: less likely):
+answer-legend-tv = { $column }'s total variation to hf at each token:
+answer-legend-entropy = transformers' entropy at each token:
+answer-legend-at-least = ≥ { $value }
+answer-strip-axis = token
+answer-strip-outside = Mass outside transformers' support at each token: { $columns }
+answer-strip-p-token = The probability of each written token: { $columns }
+answer-strip-tv = Total variation to transformers at each token: { $columns }
+answer-strip-entropy = transformers' entropy at each token
+answer-step-figures = { $column }: p { NUMBER($p, minimumFractionDigits: 3, maximumFractionDigits: 3) }, outside hf { $outside }
+answer-step-refused = { $column } refuses the call
+answer-step-needs-model = the whole comparison at this step needs the model, which reads this answer again once it is loaded.
+panes =
+    .aria-label = What the embed shows
+pane-step = This token
+pane-answer = The whole answer

@@ -311,9 +311,9 @@ error-hf-refuses = transformers 拒绝这组参数：{ $error }
 
 ## 生成的回答、它的备选和分支。
 answer-region =
-    .aria-label = 生成的文本
-answer-title = 生成结果
-answer-help = 每个 token 的底色越深，它就越不可能被抽到；悬停或聚焦在一个 token 上可以看它的备选，点击它可以看那一步的分布，并从那里分叉。
+    .aria-label = 逐个 token 看整个回答
+answer-title = 逐个 token 看整个回答
+answer-help = 悬停或聚焦在一个 token 上，可以看它的指标和备选；点击它可以看那一步每一列的分布，并从那里分叉。
 completion =
     .aria-label = 生成的回答：只占一个 Tab 停靠点，用方向键在 token 之间移动
 inspecting-prompt = 正在显示：提示词之后的 token
@@ -461,6 +461,8 @@ ex-not-yet = 还没答对（已试 { $tries } 次）。
 ex-answer-tokens = 你的答案（token 个数）
 ex-answer-number = 你的答案（一个数）
 ex-answer-token-or-none = 你的答案（生成的 token 的编号，或“none”）
+ex-answer-answer-token = 你的答案（回答里 token 的序号，从 1 开始；或者“无”）
+ex-no-shipped-answer = 本站没有为这道题的对话发布回答：这道题在这里无法检查。
 ex-answer-arguments = 你的 generate() 参数（JSON）
 ex-checking = 正在核对…
 ex-checking-generation = 正在核对：核心在运行这道题的生成…
@@ -502,6 +504,9 @@ key-choice = “{ $option }”。
 key-generate-tokens = 在 { $column } 下用种子 { $seed }，回答长 { $tokens } 个 token（以 { $finish } 结束）。
 key-generate-none-outside = 在 { $column } 下用种子 { $seed }，每个 token 都是 transformers 能抽到的。
 key-generate-outside = 在 { $column } 下用种子 { $seed }，生成的 token { $step } 是第一个 transformers 不可能抽到的。
+key-answer-first-over = 沿着本站发布的回答，{ $column } 落在 transformers 删掉的 token 上的概率质量在第 { $token } 个 token 处首次超过 1%。
+key-answer-never-over = 沿着本站发布的回答，{ $column } 落在 transformers 删掉的 token 上的概率质量在任何一个 token 处都不超过 1%。
+key-answer-expected = 沿着本站发布的回答的 { $steps } 个 token，{ $column } 平均会在其中 { NUMBER($value, maximumFractionDigits: 2) } 步抽到 transformers 永远不会抽的 token。
 set-other-site = 练习集只能从本站、Hub 上的文件（它的 resolve/ URL）或链接本身加载
 set-unreachable = 连不上{ $host ->
     [this-site] 本站
@@ -552,3 +557,45 @@ step-file-values = { $url }：它的 logits 无法检查（{ $detail }）
 step-file-ids = { $url }：它的 token id 超出了 { $vocab } 个 token 的词表
 step-file-other-model = { $url } 是用另一个模型（sha256 { $file }）算的，不是本站的模型（{ $site }）
 step-file-other-chat = { $url } 对应的对话和链接里的不一样
+
+## 当前这一步，每一列的抽样落在哪里（在对比表上方）。
+mass-legend = 每一列抽到哪里：{ $inside } 落在 transformers 留下的 token 上，{ $outside } 落在 transformers 删掉的 token 上
+mass-refuses = 拒绝这次调用
+mass-title-outside = { $column }：有 { $share } 的抽样落在 transformers 删掉的 token 上
+mass-title-inside = { $column }：每次抽到的都是 transformers 也可能抽到的 token
+
+## 回答视图：每个 token 按某一列在那一步的某个指标着色。
+answer-colour-by = 着色依据
+answer-figure-outside = hf 之外的概率质量
+answer-figure-p-token = 写下的 token 的概率
+answer-figure-tv = 与 hf 的总变差距离
+answer-figure-entropy = hf 的熵
+answer-colour-column = 列
+answer-more-columns = 另外 { $count } 列
+answer-reread = 用上面的参数重新读这个回答
+answer-source-shipped = 这是本站随页面发布的一个回答，由 { $column } 以 seed { $seed } 按 { $call } 抽出，它的指标在建站时就已算好，不需要模型。每一步都接在这个回答此前写下的 token 之后来读，所以每个指标都以它实际走过的路径为条件。
+answer-source-generated = 由 { $column } 以 seed { $seed } 按 { $call } 抽出。每一步都接在这个回答此前写下的 token 之后来读，所以每个指标都以它实际走过的路径为条件。
+answer-end-mark = 结束
+unit-nats = { NUMBER($value, maximumFractionDigits: 2) } 奈特
+answer-token-outside = 第 { $step } 个 token：{ $column } 落在 transformers 删掉的 token 上的概率是 { $value }
+answer-token-p-token = 第 { $step } 个 token：{ $column } 给它的概率是 { $value }
+answer-token-tv = 第 { $step } 个 token：{ $column } 与 transformers 的总变差距离是 { $value }
+answer-token-entropy = 第 { $step } 个 token：transformers 的熵是 { $value }
+answer-token-refused = { $column } 在这里拒绝这次调用
+answer-legend-outside = 每个 token 处 { $column } 在 hf 之外的概率质量：
+answer-legend-p-token = { $column } 给每个写下的 token 的概率（颜色越深越不可能）：
+answer-legend-tv = 每个 token 处 { $column } 与 hf 的总变差距离：
+answer-legend-entropy = 每个 token 处 transformers 的熵：
+answer-legend-at-least = ≥ { $value }
+answer-strip-axis = token
+answer-strip-outside = 每个 token 处落在 transformers 删掉的 token 上的概率质量：{ $columns }
+answer-strip-p-token = 每个写下的 token 的概率：{ $columns }
+answer-strip-tv = 每个 token 处与 transformers 的总变差距离：{ $columns }
+answer-strip-entropy = 每个 token 处 transformers 的熵
+answer-step-figures = { $column }：p { NUMBER($p, minimumFractionDigits: 3, maximumFractionDigits: 3) }，hf 之外 { $outside }
+answer-step-refused = { $column } 拒绝这次调用
+answer-step-needs-model = 要看这一步的完整对比需要模型；模型加载后会把这个回答重新读一遍。
+panes =
+    .aria-label = 嵌入页显示的内容
+pane-step = 这一个 token
+pane-answer = 整个回答
