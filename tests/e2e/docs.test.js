@@ -76,3 +76,20 @@ test("every file and folder ARCHITECTURE.md and docs/ name exists", () => {
   assert.ok(checked > 50, `the docs' paths were read: ${checked}`);
   assert.deepEqual(missing, []);
 });
+
+/** Each Chinese document beside the English one it translates. */
+const TRANSLATED = [["README.md", "README.zh-Hans.md"], ["docs/publishing.md", "docs/publishing.zh-Hans.md"],
+  ["www/exercises/README.md", "www/exercises/README.zh-Hans.md"]];
+
+/** A Markdown file's headings, by level, outside its code blocks. */
+const headings = (file) => readFileSync(file, "utf8").replace(/```[\s\S]*?```/g, "").split("\n")
+  .map((line) => /^(#{1,6}) /.exec(line)?.[1].length).filter(Boolean);
+
+test("each Chinese document has its English one's sections, in the same order, and the code they show", () => {
+  for (const [english, chinese] of TRANSLATED) {
+    assert.deepEqual(headings(chinese), headings(english), `${chinese}'s headings against ${english}'s`);
+    // Commands, paths and code are not translated: every fenced block opens on the same word.
+    const firstLines = (file) => [...readFileSync(file, "utf8").matchAll(/```\w*\n(.*)\n/g)].map((m) => m[1].trim().split(/\s+/)[0]);
+    assert.deepEqual(firstLines(chinese), firstLines(english), `${chinese}'s code blocks against ${english}'s`);
+  }
+});
