@@ -184,6 +184,13 @@ mod tests {
             code.contains("# Nothing in Ollama reads epsilon_cutoff=0.001."),
             "{code}"
         );
-        assert_eq!(OLLAMA.version, "0.32.15");
+    }
+
+    #[test]
+    fn the_column_names_the_release_it_reproduces_in_every_language() {
+        for lang in crate::Lang::ALL {
+            let definition = COLUMN.info(lang).definition;
+            assert!(definition.contains(&format!("Ollama {}", OLLAMA.version)), "{lang}: {definition}");
+        }
     }
 }
