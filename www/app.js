@@ -119,6 +119,7 @@ const HANDLERS = {
   [Reply.needsModel]: ({ id, model }) => {
     page.shippedModel = model ?? page.shippedModel;
     if (requests.is(Purpose.inspect, id) || requests.is(Purpose.monteCarlo, id)) showNeedsModel();
+    showStale();
     drawingDone(id);
   },
   [Reply.progress]: (reply) => (reply.phase === "draws" ? showDrawProgress(reply) : showLoadProgress(reply)),
@@ -276,6 +277,8 @@ async function setUp() {
     if (exported && page.lastReport) exportReport(exported.dataset.export, page.lastReport);
   });
   $("log-scale").addEventListener("change", () => { saveState(); redraw(); });
+  // An embed shows the write-up's note in two lines: a click opens the rest.
+  $("reference-note").addEventListener("click", () => $("reference-note").classList.toggle("open"));
   $("port-box").addEventListener("toggle", refreshPort);
   listenForModels();
   listenForGeneration();
@@ -284,6 +287,7 @@ async function setUp() {
   listenForSpeculation();
   listenForExercises(core.promise);
   for (const id of ["system", "user", "answer-prefix", "logits"]) $(id).addEventListener("change", () => selectStep(null));
+  for (const id of ["system", "user", "answer-prefix"]) $(id).addEventListener("input", showStale);
   document.querySelector(".controls").addEventListener("input", () => { page.linkProblems = []; });
   $("presets").addEventListener("click", () => { page.linkProblems = []; });
   for (const id of ["semantics", "seed", "max-new-tokens"]) $(id).addEventListener("change", saveState);

@@ -164,7 +164,7 @@ test("the teacher view shows each task's answer from the core's figures, a numbe
   await page.getByTestId("exercise-key").filter({ hasText: "The answer: transformers (hf) keeps 50 tokens." }).waitFor();
   assert.equal(await chartShown(page), true, "the teacher sees the figures");
   assert.equal(await page.getByRole("button", { name: "Show me" }).isVisible(), false);
-  assert.match(await page.locator("#ex-student-link").getAttribute("href"), /\?exercises=default$/);
+  assert.match(await page.locator("#ex-student-link").getAttribute("href"), /\?exercises=default&lang=en$/);
   const tv = DEFAULT.exercises.findIndex((e) => e.answer.kind === "number");
   for (let i = 0; i < tv; i++) await page.getByRole("button", { name: "Next" }).click();
   const key = page.getByTestId("exercise-key").filter({ hasText: /total variation distance .* under literal candle port is 0\.0961\./ });
@@ -246,7 +246,7 @@ test("a set travels without a site: in its own link (copied from the teacher vie
     await page.getByRole("button", { name: "Copy the link for this set" }).click();
     await page.getByTestId("ex-set-status").filter({ hasText: /^Copied: a link of [\d,]+ characters/ }).waitFor();
     const link = await page.evaluate(() => navigator.clipboard.readText());
-    assert.match(link, /\?exercises=link#set=[\w-]+$/);
+    assert.match(link, /\?exercises=link&lang=en#set=[\w-]+$/);
     assert.ok(!link.includes("default.json") && !link.includes("teacher"), link);
 
     // Another browser (no progress, no site file needed): the link alone opens the whole set.

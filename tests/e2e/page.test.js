@@ -104,7 +104,7 @@ test("embed mode fits 720 × 600: the compared table with every column's figures
   const page = await browser.browser.newPage({ viewport: { width: 720, height: 600 } });
   await page.goto(`${BASE}?embed=1&preset=temp-0.7&params=%7B%22do_sample%22%3Atrue%2C%22temperature%22%3A0.7%7D`);
   await keptIn(page, "hf").filter({ hasText: /^50$/ }).waitFor({ timeout: 120_000 });
-  assert.equal(await page.getByRole("button", { name: "Generate" }).isVisible(), false);
+  assert.equal(await page.getByRole("button", { name: "Generate", exact: true }).isVisible(), false);
   for (const control of ["#exercises-link", "#hub-repo", "#model-file", "#params"]) assert.equal(await page.locator(control).isVisible(), false, control);
   for (const shown of ["#compare-table", "#causes"]) assert.equal(await page.locator(shown).isVisible(), true, shown);
   // Every column's kept count, in the frame.

@@ -9,8 +9,12 @@ import { FluentBundle, FluentResource } from "../vendor/fluent-bundle/index.js";
 import { negotiateLanguages } from "../vendor/fluent-langneg/index.js";
 
 import { LANGUAGES } from "../shared/languages.js";
+import { listOf as listIn, tighten } from "../shared/lists.js";
 
 export { LANGUAGES, NATIVE_NAMES } from "../shared/languages.js";
+
+/** Items as a sentence lists them, in the page's language. */
+export const listOf = (items) => listIn(items, current);
 
 const REMEMBERED = "sampling-lab:lang";
 
@@ -108,12 +112,6 @@ function format(bundle, id, pattern, args) {
   return bundle.locales[0] === "zh-Hans" ? tighten(text) : text;
 }
 
-/** Chinese text without the spaces a placeable leaves between two Chinese characters, as the
- * core's catalog writes it: `{ $column } 落在` reads `vLLM 落在`, and a name that ends in Chinese
- * (`照字面搬的 candle 移植`) must not then read `移植 落在`. */
-const CHINESE = "[\u3000-\u303F\u4E00-\u9FFF\uFF00-\uFFEF]";
-const SPACE_BETWEEN_CHINESE = new RegExp(`(?<=${CHINESE}) (?=${CHINESE})`, "gu");
-export const tighten = (text) => text.replace(SPACE_BETWEEN_CHINESE, "");
 
 /** Message `id` as DOM nodes: text, and each argument that is a Node where its placeable stands
  * (a code element, a link). */

@@ -5,7 +5,7 @@
 // on the whole answer. Every figure is the core's (the worker's `token` and `answer` replies); this
 // file only maps them to colours and lines.
 import { column, columns, label } from "../state/columns.js";
-import { language, t } from "../l10n/l10n.js";
+import { language, listOf, t } from "../l10n/l10n.js";
 import { page } from "../state/store.js";
 import { $, element } from "./dom.js";
 import { outsideText } from "./mass-bars.js";
@@ -154,7 +154,7 @@ export function drawStrip(compared, onSelect) {
   chart.options.scales.y.ticks.callback = (v) => FIGURES[figure].text(v);
   chart.options.scales.x.title.text = t("answer-strip-axis");
   chart.update("none");
-  const caption = t(FIGURES[figure].said.strip, { columns: new Intl.ListFormat(language(), { type: "conjunction" }).format(names.map(label)) });
+  const caption = t(FIGURES[figure].said.strip, { columns: listOf(names.map(label)) });
   $("answer-strip-caption").textContent = caption;
   canvas.setAttribute("aria-label", caption);
   canvas.dataset.steps = String(steps.length);

@@ -8,7 +8,7 @@
 // it cuts of transformers' — every figure the core's. A click on a column's name compares it; a
 // click on a token opens, under its row, its probability and rank under every column.
 import { column, columns, label } from "../state/columns.js";
-import { language, t } from "../l10n/l10n.js";
+import { language, listOf, t } from "../l10n/l10n.js";
 import { element } from "./dom.js";
 import { columnLink } from "./glossary.js";
 import { tokenLabel, tokenNote } from "./token-text.js";
@@ -74,6 +74,7 @@ export function drawCompareTable(report, { compared, log, completions, picked, o
   head.append(names, kept, tv);
 
   const body = element("tbody");
+  let opened = null;
   for (const [index, id] of rows.entries()) {
     const tr = element("tr", "", "token-row");
     tr.dataset.token = String(id);
@@ -93,6 +94,10 @@ export function drawCompareTable(report, { compared, log, completions, picked, o
     });
     th.append(button);
     tr.append(th);
+    // The whole row opens the detail, as its token's name does (the name stays the focusable control).
+    tr.addEventListener("click", (event) => {
+      if (!event.target.closest("button, a")) button.click();
+    });
     for (const c of shown) {
       const p = supports[c.name].get(id) ?? 0;
       const outside = !hfRefuses && c.name !== "hf" && p > 0 && !hf.has(id);
@@ -105,6 +110,7 @@ export function drawCompareTable(report, { compared, log, completions, picked, o
       td.colSpan = shown.length + 1;
       detail.append(td);
       body.append(detail);
+      opened = detail;
     }
   }
 
@@ -126,8 +132,10 @@ export function drawCompareTable(report, { compared, log, completions, picked, o
   if (namesHeight > 0) table.style.setProperty("--names-height", `${namesHeight}px`);
   if (keptHeight > 0) table.style.setProperty("--kept-height", `${keptHeight}px`);
   table.dataset.rows = String(rows.length);
+  // An opened detail shows whole in the box, below the sticky head, not under it.
+  opened?.scrollIntoView({ block: "nearest" });
   table.dataset.compared = compared.join(",");
-  table.setAttribute("aria-label", t("compare-table-label", { columns: wide.map((c) => label(c.name)).join(", ") }));
+  table.setAttribute("aria-label", t("compare-table-label", { columns: listOf(wide.map((c) => label(c.name))) }));
 }
 
 /** The row whose token button holds the table's one tab stop. */
@@ -224,7 +232,7 @@ function barCell(c, p, fraction, outside) {
 /** Another column's cell: its number on a shade of its colour as strong as the probability. */
 function shadeCell(c, p, fraction, outside) {
   const td = element("td", p > 0 ? probabilityText(p, true) : "", p > 0 ? (outside ? "cell narrow outside" : "cell narrow") : "cell narrow cut");
-  if (p > 0) td.title = `${c.label}: ${probabilityText(p)}`;
+  if (p > 0) td.title = t("cell-probability", { column: c.label, p: probabilityText(p) });
   td.dataset.column = c.name;
   if (p > 0) td.style.setProperty("--shade", `color-mix(in srgb, ${c.colour} ${Math.round(6 + 34 * fraction)}%, transparent)`);
   td.style.setProperty("--colour", c.colour);

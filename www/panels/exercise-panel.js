@@ -16,7 +16,7 @@ import { showParams } from "./params.js";
 import { refresh } from "./inspection.js";
 import { saveState } from "../state/share.js";
 import { withModel } from "./model-panel.js";
-import { language, onLanguageChange, t } from "../l10n/l10n.js";
+import { language, listOf, localize, onLanguageChange, t } from "../l10n/l10n.js";
 import { say } from "./status.js";
 
 /** The hint of a task that has none of its own. */
@@ -225,7 +225,7 @@ function showKey(exercise, report, observed) {
   const { value, says } = expected(exercise, report, observed);
   const labels = options?.filter((_, i) => value[i]).map((o) => `“${inLanguage(o.label)}”`) ?? [];
   $("ex-key").textContent = kind === "cause"
-    ? t("ex-key-cause", { options: labels.length ? new Intl.ListFormat(language(), { type: "conjunction" }).format(labels) : t("ex-key-no-option"), says })
+    ? t("ex-key-cause", { options: labels.length ? listOf(labels) : t("ex-key-no-option"), says })
     : kind === "find"
       ? t(example ? "ex-key-find-example" : "ex-key-find", { rule, example: example ?? "", says: value ? says : "" })
       : t("ex-key", { says });
@@ -247,23 +247,36 @@ export function judgingFailed(problem) {
 
 /** The links a teacher hands out: the set for students, and the view with the answers. */
 function teacherLinks(path) {
+  const [studentLink, teacherLink] = helpLinks();
   const link = new URL(location.pathname, location.origin);
   link.searchParams.set("exercises", path);
+  // A set in Chinese opens in Chinese for the class too.
+  link.searchParams.set("lang", language());
   // A set carried by the link travels on in the links handed out.
   if (path === LINKED_SET) link.hash = location.hash;
-  $("ex-student-link").href = link.href;
-  $("ex-student-link").textContent = link.href;
+  studentLink.href = link.href;
+  studentLink.textContent = link.href;
   link.searchParams.set("teacher", "1");
-  $("ex-teacher-link").href = link.href;
+  teacherLink.href = link.href;
+  // A student's panel names no way to the answers: the teacher's link is the teacher's. The
+  // message places the links it names; the others wait, out of the page, for the other view.
+  const help = $("ex-teacher-help");
+  help.append(...helpLinks());
+  localize(help, page.exercises.teacher ? "ex-teacher-help" : "ex-student-help");
   guideLink();
   $("ex-teacher-mark").hidden = !page.exercises.teacher;
 }
+
+/** The links "For teachers" can name: the students', the teacher view's and the guide. */
+let links = null;
+const helpLinks = () => (links ??= ["ex-student-link", "ex-teacher-link", "ex-guide-link"].map((id) => $(id)));
 
 /** "Copy the link for this set": the set on screen, carried in the link itself, for a teacher
  * without a web site of their own. */
 async function copySetLink() {
   const link = new URL(location.pathname, location.origin);
   link.searchParams.set("exercises", LINKED_SET);
+  link.searchParams.set("lang", language());
   link.hash = await setFragment(page.exercises.set);
   $("ex-set-link").value = link.href;
   $("ex-set-link").hidden = false;

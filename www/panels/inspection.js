@@ -12,7 +12,7 @@ import { language, t } from "../l10n/l10n.js";
 import { showEffective } from "./params.js";
 import { saveState } from "../state/share.js";
 import { showError } from "./status.js";
-import { loadModel } from "./model-panel.js";
+import { asksBeforeDownload, loadModel } from "./model-panel.js";
 import { refreshPort } from "./port.js";
 import { showDrawEstimate } from "./montecarlo.js";
 import { onTokenPicked } from "./charts.js";
@@ -22,14 +22,29 @@ import { $, showReport, showView } from "./view.js";
 /** The columns the table compares with transformers now. */
 export const compared = () => comparedColumns(page.cols, names()).compared;
 
-/** Whether the chat on screen is the reference chat the write-up was written on. */
-function isReferenceChat() {
+/** Whether the step on screen is the one the write-up was written on: its chat's next token, under
+ * its call (the same arguments, however the JSON is spaced), with no generation_config.json. */
+function isWriteUpStep() {
   const { system, messages: [{ content }], answer_prefix: prefix } = chat();
-  return !system && content === DEFAULTS.user && prefix === DEFAULTS.prefix && page.step === null && !syntheticLogits();
+  const chatIs = !system && content === DEFAULTS.user && prefix === DEFAULTS.prefix && page.step === null && !syntheticLogits();
+  return chatIs && !generationConfig() && sameJson($("params").value, DEFAULTS.params);
+}
+
+/** Two JSON texts that hold the same value (key order aside). */
+function sameJson(a, b) {
+  const canonical = (text) => {
+    try {
+      const sorted = (v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])])) : v);
+      return JSON.stringify(sorted(JSON.parse(text)));
+    } catch {
+      return null;
+    }
+  };
+  return canonical(a) !== null && canonical(a) === canonical(b);
 }
 
 /** How the worker writes the report: the page's language, the comparison, the write-up's note. */
-export const reportOptions = () => JSON.stringify({ lang: language(), compared: compared(), write_up: isReferenceChat() });
+export const reportOptions = () => JSON.stringify({ lang: language(), compared: compared(), write_up: isWriteUpStep() });
 
 /** Saves the state and asks for the report of the step on screen (once the worker runs: the
  * shipped steps answer for the chats the page ships, the model for the rest). The error line is
@@ -66,7 +81,9 @@ export function inspectRefused() {
 export function showStale() {
   const note = $("figures-stale");
   const edited = page.shownInputs !== null && $("params").value !== page.shownInputs.params;
-  const key = page.inspectFailed ? "figures-stale-refused" : edited ? "figures-stale-edited" : null;
+  // Another chat typed (and maybe inspected, waiting for the model): these figures are the old one's.
+  const otherChat = page.shownInputs !== null && !syntheticLogits() && JSON.stringify(page.shownInputs.chat) !== JSON.stringify(chat());
+  const key = page.inspectFailed ? "figures-stale-refused" : otherChat ? "figures-stale-chat" : edited ? "figures-stale-edited" : null;
   note.hidden = key === null || !page.lastReport;
   note.textContent = key === null ? "" : t(key);
 }
@@ -210,9 +227,9 @@ export function firstScreenShown(part) {
   if (firstScreen.has("figures") && firstScreen.has("answer") && loadsInTheBackground()) loadModel();
 }
 
-/** The full page loads the model in the background once its first figures are up; an embed, an
- * exercise set (a class on one network) and a reader who asked to save data wait until something
- * needs it. */
+/** The full page loads the model in the background once its first figures are up; an embed, a
+ * phone, a reader who asked to save data or is on a cellular connection, and an exercise set (a
+ * class on one network) wait until something needs it. */
 function loadsInTheBackground() {
-  return !page.modelWanted && !page.embed && !page.exercises.path && !navigator.connection?.saveData;
+  return !page.modelWanted && !page.exercises.path && !asksBeforeDownload();
 }

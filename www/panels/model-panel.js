@@ -6,6 +6,7 @@ import { page } from "../state/store.js";
 import { mb, say, setStatus, showError } from "./status.js";
 import { $ } from "./dom.js";
 import { t } from "../l10n/l10n.js";
+import { syntheticLogits } from "../state/inputs.js";
 import { defaultSource, modelSource } from "../shared/model-source.js";
 import { saveState } from "../state/share.js";
 
@@ -48,8 +49,19 @@ export function markModelControls() {
     button.textContent = page.modelReady ? label
       : t(loading ? "needs-model-after-load" : size ? "needs-model-loads" : "needs-model-loads-model", { label, size: size ?? "" });
   }
-  $("load-model").hidden = page.modelReady || page.modelWanted;
-  $("load-model").textContent = size ? t("load-model-size", { size }) : t("load-model");
+  // Synthetic logits (the ties lab) use no model: an embed of them offers none.
+  $("load-model").hidden = page.modelReady || page.modelWanted || (page.embed && Boolean(syntheticLogits()));
+  // In an embed, what loading gives: the first screen there needs no model.
+  const embedded = size ? t("load-model-embed-size", { size }) : t("load-model-embed");
+  $("load-model").textContent = page.embed ? embedded : size ? t("load-model-size", { size }) : t("load-model");
+}
+
+/** Whether the page asks before downloading the model rather than loading it in the background:
+ * an embed, a small screen (a phone: the first screen needs no model), a browser asking to save
+ * data or on a cellular (metered) connection. */
+export function asksBeforeDownload() {
+  const connection = navigator.connection;
+  return page.embed || matchMedia("(max-width: 52rem)").matches || Boolean(connection?.saveData) || connection?.type === "cellular";
 }
 
 /** A chat the page ships no step of (`needsModel`): where the figures go, it says that this
@@ -57,7 +69,7 @@ export function markModelControls() {
 export function showNeedsModel() {
   const notice = $("needs-model");
   notice.hidden = false;
-  const auto = !page.embed;
+  const auto = !asksBeforeDownload();
   const needs = t(auto ? "needs-model-loading" : "needs-model-embed", { size: modelSize() ?? t("the-model-files") });
   // A step file that could not be used says why, where its figures would be.
   $("needs-model-text").textContent = page.stepFileProblem ? `${t("step-file-refused", { problem: say(page.stepFileProblem) })} ${needs}` : needs;

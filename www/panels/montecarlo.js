@@ -81,7 +81,8 @@ function stored(use) {
   }
 }
 
-/** A duration as the page says it: seconds under a minute and a half, else minutes. */
+/** A duration as the page says it: seconds under a minute and a half, else minutes (`unit` picks
+ * the catalog's word for it). */
 const duration = (seconds) => (seconds < 90 ? { seconds: Math.max(1, Math.ceil(seconds)), unit: "s" } : { seconds: Math.ceil(seconds / 60), unit: "min" });
 
 /** Draws made so far (`progress` replies of a run), the rate and the time left. */

@@ -7,7 +7,7 @@ import { Purpose, requests } from "../state/requests.js";
 import { label } from "../state/columns.js";
 import { page } from "../state/store.js";
 import { chat, generationConfig, syntheticLogits } from "../state/inputs.js";
-import { language, t } from "../l10n/l10n.js";
+import { language, nodes, t } from "../l10n/l10n.js";
 import { say } from "./status.js";
 import { $, element } from "./dom.js";
 
@@ -40,8 +40,10 @@ function portItem({ column, fixed, this_step: thisStep, verdict }) {
   const item = element("details", "", "port-item");
   item.dataset.column = column;
   item.dataset.testid = `port-${column}`;
-  const summary = element("summary", label(column));
-  summary.append(element("span", ` — ${t(fixed.agrees ? "port-agrees" : thisStep?.agrees ? "port-this-step" : "port-nearest")}`, "muted"));
+  // The column, then its verdict: the dash and its spacing are each language's own.
+  const verdictMark = element("span", t(fixed.agrees ? "port-agrees" : thisStep?.agrees ? "port-this-step" : "port-nearest"), "muted");
+  const summary = element("summary");
+  summary.append(...nodes("port-item-summary", { column: label(column), verdict: verdictMark }));
   item.append(summary, element("p", verdict.text));
   item.append(request(column, "fixed", t(fixed.agrees ? "port-request" : "port-request-nearest"), fixed));
   if (thisStep) item.append(request(column, "step", t("port-request-this-step"), thisStep));
@@ -50,8 +52,11 @@ function portItem({ column, fixed, this_step: thisStep, verdict }) {
 
 function request(column, kind, title, { call, code, tv, agrees, error }) {
   const box = element("div", "", "port-request");
-  const caption = element("p", `${title}: `);
-  caption.append(element("code", call), element("span", ` — ${agrees ? t("port-agrees-note") : t("port-tv", { tv })}`, "muted"));
+  const caption = element("p");
+  const callCode = element("code", call);
+  callCode.translate = false;
+  const verdict = element("span", agrees ? t("port-agrees-note") : t("port-tv", { tv }), "muted");
+  caption.append(...nodes("port-caption", { title, call: callCode, verdict }));
   box.append(caption);
   if (error) box.append(element("p", t("port-refused", { error }), "port-refused"));
   if (code) {

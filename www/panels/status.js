@@ -25,6 +25,8 @@ export function showError(said) {
 function drawError() {
   const link = page.linkProblems.length ? t("link-not-used", { problems: page.linkProblems.map(say).join("; ") }) : "";
   $("error").textContent = [link, say(page.error)].filter(Boolean).join(" ");
+  // An embed hides the controls and their error line: it says the same where its figures are.
+  $("embed-error").textContent = $("error").textContent;
 }
 
 /** The model's state (`starting`, `no-model`, `downloading`, `parsing`, `ready`, …) as the

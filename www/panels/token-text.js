@@ -75,10 +75,11 @@ export function tokenLabel(id, text, completion) {
     if (completion) label.append(element("span", visible(completion.text), "glyph"));
     else if (known) label.append(element("span", visible(known), "glyph"));
     label.append(element("span", `${visible(text.slice(known.length))} ${placeText(place)}`, "bytes"));
-  } else {
+  } else if (text) {
     label.append(element("span", visible(text), "text"));
   }
-  label.append(element("span", `#${id}`, "token-id"));
+  // A token with no text (synthetic logits) is its id, shown wherever the ids are hidden.
+  label.append(element("span", `#${id}`, text ? "token-id" : "text"));
   label.title = tokenNote(text, completion) ?? visible(text);
   return label;
 }

@@ -3,7 +3,7 @@
 // only (textContent), never HTML: token text and prompts can contain markup.
 
 import { columns, label } from "../state/columns.js";
-import { language, t } from "../l10n/l10n.js";
+import { listOf, t } from "../l10n/l10n.js";
 import { drawPanels } from "./charts.js";
 import { drawCompareTable } from "./compare-table.js";
 import { drawMassBars } from "./mass-bars.js";
@@ -23,7 +23,7 @@ export function buildColumns() {
   $("panels").replaceChildren(...columns().map(panel));
   $("mc-results").replaceChildren(...columns().filter((c) => c.draws).map(monteCarloSide));
   const drawing = columns().filter((c) => c.draws).map((c) => c.label);
-  $("mc-title").textContent = t("mc-title", { columns: new Intl.ListFormat(language(), { type: "conjunction" }).format(drawing) });
+  $("mc-title").textContent = t("mc-title", { columns: listOf(drawing) });
   for (const id of ["semantics", "spec-semantics"]) semanticsMenu($(id));
   $("png-exports").replaceChildren(...columns().map((c) => {
     const button = element("button", t("export-png", { chart: c.short }));

@@ -3,11 +3,12 @@
 // opens on (`others`), which the description names in words. The page writes them at run time
 // in the reader's language, `make site` into dist/ in English.
 import { DEFAULTS } from "./state.js";
+import { listOf } from "../shared/lists.js";
 
 /** `{columns, others}` of the core's column list (`columns(lang)` of the wasm). */
 export function pageColumns(list, lang) {
   const pair = DEFAULTS.cols.split(",");
-  const join = (items) => new Intl.ListFormat(lang, { type: "conjunction" }).format(items.map((c) => c.short));
+  const join = (items) => listOf(items.map((c) => c.short), lang);
   const compared = list.filter((c) => c.name !== "hf");
   return { columns: join(compared), others: join(compared.filter((c) => !pair.includes(c.name))) };
 }

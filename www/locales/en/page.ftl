@@ -79,6 +79,7 @@ causes-waiting = The distributions appear once the core is ready.
 figures-waiting = Here: every column's probabilities for the next token, side by side.
 figures-stale-refused = These figures are still those of the last arguments that worked: the ones in the box are refused (the red line says why).
 figures-stale-edited = The arguments in the box have changed: Inspect to see their figures.
+figures-stale-chat = These figures are the previous chat's: this one's come with Inspect (for a chat the site does not ship, once the model has loaded).
 causes-none = Every column samples from transformers' distribution for these settings.
 # A cause's column before its sentence; the quoted space keeps the gap English puts after a colon.
 cause-lead = { $column }:{ " " }
@@ -154,11 +155,13 @@ megabytes = { NUMBER($value, minimumFractionDigits: 1, maximumFractionDigits: 1)
 megabytes-whole = { NUMBER($value, maximumFractionDigits: 0) } MB
 the-model-files = its files
 load-model-size = Load the model ({ $size })
+load-model-embed = Load the model: generate, and any chat
+load-model-embed-size = Load the model ({ $size }): generate, and any chat
 needs-model-after-load = { $label } (after the model loads)
 needs-model-loads = { $label } (loads { $size })
 needs-model-loads-model = { $label } (loads the model)
 needs-model-loading = This chat's next token needs the model ({ $size }): it is loading, and the figures follow.
-needs-model-embed = This chat's next token needs the model ({ $size }), which this embed loads only when you ask.
+needs-model-embed = This chat's next token needs the model ({ $size }), which this page loads only when you ask.
 model-own-name = the file's own name: { $name }
 model-info = { $weights } · { $precision } · { $threads ->
     [one] 1 thread
@@ -210,6 +213,9 @@ port-summary = The request that makes each runtime sample from transformers' dis
 port-explanation = Each request is checked by the core: the column set up with it must draw from hf's distribution at this step (no probability more than 1e-6 apart). Where none of the call's values can — a runtime that filters before the temperature, or measures top-p on the whole distribution — the nearest is given with its distance, and the request that agrees at this step only: top_k = the tokens transformers keeps here.
 port-checking = Checking each runtime's request…
 port-nothing = Nothing to port: { $problem }
+port-item-summary = { $column } — { $verdict }
+port-caption = { $title }: { $call } — { $verdict }
+cell-probability = { $column }: { $p }
 port-agrees = agrees
 port-this-step = at this step only
 port-nearest = nearest
@@ -401,9 +407,15 @@ mc-convergence-caption = Total variation between the draws and the exact distrib
 mc-convergence-empty =
     .aria-label = Convergence: no draws yet
 mc-drawing = drawing…
-mc-estimate = { $total } draws in all: about { $seconds } { $unit } here
+mc-estimate = { $total } draws in all: about { $unit ->
+    [min] { $seconds } min
+   *[s] { $seconds } s
+} here
 mc-estimate-unknown = { $total } draws in all: timing this browser…
-mc-progress-status = { $done } / { $total } draws · { $rate } draws/s · about { $seconds } { $unit } left
+mc-progress-status = { $done } / { $total } draws · { $rate } draws/s · about { $unit ->
+    [min] { $seconds } min
+   *[s] { $seconds } s
+} left
 mc-stopped = stopped after { $draws } draws per column
 mc-done = done
 mc-series-tv = { $column }: TV
@@ -437,6 +449,7 @@ ex-prev = Previous
 ex-next = Next
 ex-for-teachers = For teachers
 ex-teacher-help = Give students this link: { $student-link }. Their answers and results stay in their browser, set by set; “Start again” clears them. { $teacher-link } shows every answer with its figures. To write a set of your own, see { $guide-link }.
+ex-student-help = Give students this link: { $student-link }. Their answers and results stay in their browser, set by set; “Start again” clears them. To write a set of your own, see { $guide-link }.
 ex-teacher-view = The teacher view
 ex-guide = how a set is written
 ex-no-site = No web site needed: the link can carry the set itself.

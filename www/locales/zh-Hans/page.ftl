@@ -78,6 +78,7 @@ causes-waiting = 取样核心就绪后，这里会显示各个分布。
 figures-waiting = 这里会并排列出每一列给下一个 token 的概率。
 figures-stale-refused = 这些图仍是上一次可用参数的结果：框里的参数没有被接受（红色那一行说明了原因）。
 figures-stale-edited = 框里的参数改过了：按“查看”看它们的结果。
+figures-stale-chat = 这些指标属于上一个对话：这个对话的指标要按“查看”才会出现（本站没有随页面发布的对话，要等模型加载完）。
 causes-none = 在这组设置下，每一列都从 transformers 的分布里取样。
 cause-lead = { $column }：
 causes-more = 再显示 { $count } 条原因
@@ -149,11 +150,13 @@ megabytes = { NUMBER($value, minimumFractionDigits: 1, maximumFractionDigits: 1)
 megabytes-whole = { NUMBER($value, maximumFractionDigits: 0) } MB
 the-model-files = 它的文件
 load-model-size = 加载模型（{ $size }）
+load-model-embed = 加载模型：可以生成回答，也能看任何对话
+load-model-embed-size = 加载模型（{ $size }）：可以生成回答，也能看任何对话
 needs-model-after-load = { $label }（模型加载之后）
 needs-model-loads = { $label }（需要加载 { $size }）
 needs-model-loads-model = { $label }（需要加载模型）
 needs-model-loading = 这个对话的下一个 token 需要模型（{ $size }）：正在加载，数字随后就到。
-needs-model-embed = 这个对话的下一个 token 需要模型（{ $size }），这个嵌入只在你要求时才加载它。
+needs-model-embed = 这个对话的下一个 token 需要模型（{ $size }），这个页面只在你要求时才加载它。
 model-own-name = 文件自己的名字：{ $name }
 model-info = { $weights } · { $precision ->
     [exact] 精确
@@ -213,6 +216,9 @@ port-summary = 在这里让每个运行时都从 transformers 的分布里取样
 port-explanation = 每个请求都由核心检验：用它设置的列在这一步必须从 hf 的分布里抽样（每个概率的差都不超过 1e-6）。如果调用里的值怎么组合都做不到——运行时在温度之前就过滤，或者在整个分布上衡量 top-p——就给出最接近的请求和它的距离，以及只在这一步一致的请求：top_k = transformers 在这里留下的 token 数。
 port-checking = 正在检验每个运行时的请求…
 port-nothing = 没有可移植的：{ $problem }
+port-item-summary = { $column }——{ $verdict }
+port-caption = { $title }：{ $call }——{ $verdict }
+cell-probability = { $column }：{ $p }
 port-agrees = 一致
 port-this-step = 只在这一步
 port-nearest = 最接近
@@ -404,9 +410,15 @@ mc-convergence-caption = 抽样结果与精确分布之间的总变差距离随�
 mc-convergence-empty =
     .aria-label = 收敛：还没有抽样
 mc-drawing = 正在抽样…
-mc-estimate = 一共 { $total } 次抽样：在这里大约要 { $seconds } { $unit }
+mc-estimate = 一共 { $total } 次抽样：在这里大约要 { $unit ->
+    [min] { $seconds } 分钟
+   *[s] { $seconds } 秒
+}
 mc-estimate-unknown = 一共 { $total } 次抽样：正在测量这个浏览器的速度…
-mc-progress-status = { $done } / { $total } 次抽样 · 每秒 { $rate } 次 · 大约还要 { $seconds } { $unit }
+mc-progress-status = { $done } / { $total } 次抽样 · 每秒 { $rate } 次 · 大约还要 { $unit ->
+    [min] { $seconds } 分钟
+   *[s] { $seconds } 秒
+}
 mc-stopped = 每列抽了 { $draws } 次后停止
 mc-done = 完成
 mc-series-tv = { $column }：TV
@@ -440,6 +452,7 @@ ex-prev = 上一题
 ex-next = 下一题
 ex-for-teachers = 给老师
 ex-teacher-help = 把这个链接发给学生：{ $student-link }。他们的答案和结果只保存在自己的浏览器里，每套练习分开保存；“重新开始”会清除它们。{ $teacher-link }会显示每道题的答案和相关数字。想自己写一套练习，请看{ $guide-link }。
+ex-student-help = 把这个链接发给学生：{ $student-link }。他们的答案和结果只保存在自己的浏览器里，每套练习分开保存；“重新开始”会清除它们。想自己写一套练习，请看{ $guide-link }。
 ex-teacher-view = 教师视图
 ex-guide = 怎样写一套练习
 ex-no-site = 不需要网站：链接本身就能带上整套练习。
