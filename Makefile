@@ -20,9 +20,8 @@ test: setup lint model test-native test-candle-range test-wasm test-page test-tr
 setup:
 	scripts/setup.sh
 
-# Format, lints and docs, each with its warnings denied. cargo fmt does not reach the modules the
-# column registry and the truncation rules declare through macros, so rustfmt also reads every
-# Rust file of the tree (the fuzz workspace's too). rustdoc fails on a broken intra-doc link and on
+# Format, lints and docs, each with its warnings denied. rustfmt also reads every Rust file of the
+# tree by name, the fuzz workspace's too (cargo fmt formats only the workspace's crates). rustdoc fails on a broken intra-doc link and on
 # a public item of the core without docs (its #![warn(missing_docs)]); ESLint's recommended rules
 # and the page's own (eslint.config.js) cover the scripts.
 lint: setup

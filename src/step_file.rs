@@ -182,7 +182,7 @@ pub fn read(
             expected: vocab,
         });
     }
-    sampling_lab_core::internal::check_logits(&logits).map_err(StepFileError::Values)?;
+    sampling_lab_core::check_logits(&logits).map_err(StepFileError::Values)?;
     let in_vocabulary = |id: &u32| (*id as usize) < vocab;
     let completions_fit = written.completions.iter().all(|c| {
         in_vocabulary(&c.token) && c.continuation.iter().all(in_vocabulary) && (0.0..=1.0).contains(&c.probability)

@@ -7,12 +7,14 @@ use crate::generation::GenerationError;
 use crate::logits_file::parse_logits;
 use crate::model::hub::HubFiles;
 use crate::model::{Chat, Model, Precision};
-use sampling_lab_core::internal::{MonteCarloRun, Part, DEFAULT_PAIR};
+use sampling_lab_core::output::monte_carlo::{MonteCarloRun, Part};
+use sampling_lab_core::DEFAULT_PAIR;
 use sampling_lab_core::{Analysis, GenerateArgs, GenerationConfig, Inspection, Lang};
 use serde::Serialize;
 
-/// Draws a Monte Carlo pass makes on fuzzed input: enough to run both ports' real
-/// `LogitsProcessor`, few enough to keep a fuzzer's executions fast.
+/// Draws a Monte Carlo pass makes on fuzzed input: enough to run every drawing column's own
+/// generator (the candle ports' real `LogitsProcessor` among them), few enough to keep a fuzzer's
+/// executions fast.
 const DRAWS: usize = 16;
 
 /// A step file a link names (the page reads it before any model): read against a vocabulary of

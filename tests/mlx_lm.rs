@@ -11,7 +11,7 @@ mod outcomes;
 use outcomes::{check, Checked};
 use sampling_lab::logits_file::parse_logits;
 use sampling_lab_core::columns::mlx_lm;
-use sampling_lab_core::internal::DEFAULT_PAIR;
+use sampling_lab_core::DEFAULT_PAIR;
 use sampling_lab_core::{Analysis, GenerateArgs, Inspection, Lang};
 use serde_json::{json, Value};
 use std::io::Write;

@@ -180,14 +180,16 @@ fn nan_plus_inf_or_only_minus_inf_logits_are_refused_with_what_torch_does() {
 
 #[test]
 fn minus_inf_masks_a_token_as_transformers_processors_do() {
-    let logits = untrusted::logits(&npy(&[f32::NEG_INFINITY, 1.0, 2.0])).unwrap();
+    let file = npy(&[f32::NEG_INFINITY, 1.0, 2.0]);
+    untrusted::logits(&file).unwrap();
+    let logits = sampling_lab::logits_file::parse_logits(&file).unwrap();
     assert_eq!(logits[0], f32::NEG_INFINITY, "read as it was written");
     // Sampled from by every column: the masked token is never kept, the other two are (by those
     // that sample the whole vocabulary at this call).
     let args = GenerateArgs::from_json_str(r#"{"do_sample": true, "top_k": 0}"#).unwrap();
     let analysis = Analysis::run(&Inspection::new(logits, args, None, vec![]).unwrap());
     let hf = analysis.distribution(columns::hf::NAME).unwrap();
-    assert_eq!(hf.support.iter().map(|(id, _)| *id).collect::<Vec<_>>(), [2, 1]);
+    assert_eq!(hf.support().iter().map(|(id, _)| *id).collect::<Vec<_>>(), [2, 1]);
     for name in ColumnName::all() {
         if let Ok(d) = analysis.distribution(name) {
             assert_eq!(d.prob(0), 0.0, "{name} can draw the masked token");

@@ -51,10 +51,8 @@ pub fn inspect(flags: &Flags) -> CliResult<String> {
 
 /// `--lang` and `--compare`: how the report is written.
 pub(crate) fn report_options(flags: &Flags) -> CliResult<ReportOptions> {
-    let mut options = ReportOptions {
-        lang: flags.lang,
-        ..ReportOptions::default()
-    };
+    let mut options = ReportOptions::default();
+    options.lang = flags.lang;
     match flags.get("compare") {
         None => {}
         Some("none") => options.compared.clear(),

@@ -100,7 +100,7 @@ pub fn complete(model: &Model, context: &[u32], tokens: &[u32]) -> Result<Vec<Co
 /// The most probable token that carries the open character on — its first bytes (up to `needed`)
 /// continuation bytes — and its probability under the softmax of the raw logits.
 fn best_continuation(model: &Model, logits: &[f32], needed: usize) -> Option<(u32, f64)> {
-    let logp = sampling_lab_core::internal::log_softmax_f64(logits);
+    let logp = sampling_lab_core::log_softmax_f64(logits);
     let continues = |b: &[u8]| !b.is_empty() && b.iter().take(needed).all(|x| (0x80..0xC0).contains(x));
     (0..logits.len() as u32)
         .filter(|t| model.tokenizer.token_bytes(*t).is_some_and(continues))

@@ -62,7 +62,7 @@ impl StepLogits {
     /// `token`'s probability under the model's own distribution (the softmax of the raw logits,
     /// nothing truncated): what a branch lists, beside what a column gave it.
     pub fn model_probability(&self, token: u32) -> f64 {
-        let logp = sampling_lab_core::internal::log_softmax_f64(&self.logits);
+        let logp = sampling_lab_core::log_softmax_f64(&self.logits);
         logp.get(token as usize).map_or(0.0, |l| l.exp())
     }
 
@@ -71,7 +71,7 @@ impl StepLogits {
     /// arguments kept. `(token, probability, text)`.
     pub fn candidates(&self, n: usize) -> Vec<(u32, f64, String)> {
         let model = Distribution::softmax_of_finite(&self.logits);
-        let top = model.support.into_iter().take(n);
+        let top = model.support().iter().copied().take(n);
         top.map(|(id, p)| (id, p, self.model.tokenizer.token_text(id)))
             .collect()
     }

@@ -3,7 +3,7 @@
 
 use super::{args, generation_config, report_options, to_js, Failure};
 use crate::logits_file;
-use sampling_lab_core::internal::{self, Part};
+use sampling_lab_core::output::monte_carlo::{MonteCarloRun, Part};
 use sampling_lab_core::{Analysis, Answer, Inspection, Port};
 use wasm_bindgen::prelude::*;
 
@@ -78,7 +78,7 @@ pub fn port(
     to_js(&Port::all(&input, options.lang)?)
 }
 
-/// `draws` seeded draws of both ports with the real candle `LogitsProcessor`, to be made in
+/// `draws` seeded draws of every drawing column with its library's own generator, to be made in
 /// chunks with `advance`; or part `part` of `parts` of them, when threads share the work (the
 /// parts' counts, added up with `absorb`, are the whole run's).
 #[wasm_bindgen(js_name = monteCarlo)]
@@ -96,7 +96,7 @@ pub fn monte_carlo(
     let part = Part::new(part.unwrap_or(0), parts.unwrap_or(1))?;
     let input = inspection(logits, params_json, generation_config_json, context_ids)?;
     Ok(MonteCarloRun {
-        run: internal::MonteCarloRun::new(&Analysis::run(&input), draws, seed, part),
+        run: MonteCarloRun::new(&Analysis::run(&input), draws, seed, part),
     })
 }
 
@@ -146,12 +146,12 @@ impl DrawJob {
 /// (frequencies, distinct tokens, share outside the hf support, the statistical check).
 #[wasm_bindgen]
 pub struct MonteCarloRun {
-    run: internal::MonteCarloRun,
+    run: MonteCarloRun,
 }
 
 #[wasm_bindgen]
 impl MonteCarloRun {
-    /// Makes up to `draws` more draws (both ports together); the number done so far.
+    /// Makes up to `draws` more draws (every drawing column's together); the number done so far.
     pub fn advance(&mut self, draws: usize) -> Result<usize, Failure> {
         Ok(self.run.advance(draws)?)
     }

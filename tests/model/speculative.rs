@@ -172,14 +172,14 @@ fn above_zero_the_emitted_tokens_are_exact_draws_from_the_model() {
     let probe = Sampler::new(hf::NAME, &args, None, 0).unwrap();
     let prefill = target.logits(&prompt);
     let first = probe.distribution(&prefill, &prompt).unwrap();
-    let mut exact: HashMap<Vec<u32>, f64> = first.support.iter().map(|&(a, p)| (vec![a], p)).collect();
+    let mut exact: HashMap<Vec<u32>, f64> = first.support().iter().map(|&(a, p)| (vec![a], p)).collect();
     for _ in 0..2 {
         let mut longer = HashMap::new();
         for (start, p) in exact {
             let context = [&prompt[..], &start].concat();
             let next = probe.distribution(&target.logits(&context), &context).unwrap();
             longer.extend(
-                next.support
+                next.support()
                     .iter()
                     .map(|&(b, pb)| ([&start[..], &[b]].concat(), p * pb)),
             );

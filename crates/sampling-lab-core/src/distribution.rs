@@ -14,18 +14,27 @@ pub const EXACT_TOLERANCE: f64 = 1e-6;
 /// // Weights need not sum to 1; a zero weight is not kept.
 /// let d = Distribution::from_weights([(2, 0.0), (1, 1.0), (0, 3.0)], 4);
 /// assert_eq!(d.kept(), 2);
-/// assert_eq!(d.support, [(0, 0.75), (1, 0.25)]);
+/// assert_eq!(d.support(), [(0, 0.75), (1, 0.25)]);
 /// assert_eq!(d.prob(2), 0.0);
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Distribution {
-    /// The vocabulary's size: token ids run from 0 to `vocab − 1`, kept or not.
-    pub vocab: usize,
-    /// The kept tokens and their probabilities, most probable first (ties by id).
-    pub support: Vec<(u32, f64)>,
+    vocab: usize,
+    support: Vec<(u32, f64)>,
 }
 
 impl Distribution {
+    /// The vocabulary's size: token ids run from 0 to `vocab − 1`, kept or not.
+    pub fn vocab(&self) -> usize {
+        self.vocab
+    }
+
+    /// The kept tokens and their probabilities, most probable first (ties by id), summing to 1:
+    /// the constructors keep it so.
+    pub fn support(&self) -> &[(u32, f64)] {
+        &self.support
+    }
+
     /// Normalises non-negative weights; zero weights are not kept.
     pub fn from_weights(weights: impl IntoIterator<Item = (u32, f64)>, vocab: usize) -> Self {
         let mut support: Vec<(u32, f64)> = weights.into_iter().filter(|(_, w)| *w > 0.0).collect();
@@ -130,6 +139,7 @@ pub fn log_softmax_f64(scores: &[f32]) -> Vec<f64> {
 
 /// How a port's distribution differs from transformers' ([`compare`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Comparison {
     /// Total variation distance, ½ Σ |p_hf − p_port|.
     pub tv: f64,
@@ -161,6 +171,7 @@ impl Comparison {
 
 /// A possibly long list of token ids: its length, and the first [`TokenList::SHOWN`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct TokenList {
     /// How many tokens the list has in all.
     pub count: usize,

@@ -5,6 +5,7 @@ use crate::Render;
 
 /// What the core refuses, typed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SamplingError {
     /// The library a column stands for refuses the call, in its own words (transformers'
     /// `ValueError`, Python's `TypeError`, torch's `RuntimeError`).

@@ -30,8 +30,6 @@ pub mod columns;
 mod distribution;
 mod error;
 mod inspection;
-#[doc(hidden)]
-pub mod internal;
 pub mod output;
 pub mod text;
 pub mod truncation;
@@ -40,12 +38,13 @@ pub use arguments::{EffectiveParams, Field, GenerateArgs, GenerationConfig, PyVa
 pub use columns::candle_port::CandlePort;
 pub use columns::literal::LiteralPort;
 pub use columns::{Column, ColumnName, TokenSampler};
-pub use distribution::{compare, Comparison, Distribution, TokenList, EXACT_TOLERANCE};
+pub use distribution::{compare, log_softmax_f64, Comparison, Distribution, TokenList, EXACT_TOLERANCE};
 pub use error::SamplingError;
-pub use inspection::Inspection;
+pub use inspection::{check_logits, Inspection};
 pub use output::analysis::Analysis;
 pub use output::answer::{Answer, AnswerStep, ColumnSummary, StepFigures};
 pub use output::catalog::Render;
+pub use output::finding::DEFAULT_PAIR;
 pub use output::monte_carlo::MonteCarlo;
 pub use output::port::Port;
 pub use output::report::{Report, ReportOptions};

@@ -8,7 +8,8 @@ mod both;
 
 use common::{case, cases, file, npy_f32, Case};
 use sampling_lab_core::columns::{self, corrected, dflash, hf, literal, llama_cpp};
-use sampling_lab_core::internal::{self, MonteCarloRun, Part, DEFAULT_PAIR};
+use sampling_lab_core::output::monte_carlo::{draws_of, MonteCarloRun, Part};
+use sampling_lab_core::DEFAULT_PAIR;
 use sampling_lab_core::{Analysis, Distribution, Field, GenerateArgs, Inspection, Lang, PyValue, EXACT_TOLERANCE};
 use serde_json::{json, Value};
 
@@ -24,7 +25,7 @@ fn hf_dist(case: &Case) -> Distribution {
 }
 
 fn assert_close(name: &str, ours: &Distribution, theirs: &[(u32, f64)]) {
-    let mut ours_ids: Vec<u32> = ours.support.iter().map(|(i, _)| *i).collect();
+    let mut ours_ids: Vec<u32> = ours.support().iter().map(|(i, _)| *i).collect();
     let mut their_ids: Vec<u32> = theirs.iter().map(|(i, _)| *i).collect();
     ours_ids.sort_unstable();
     their_ids.sort_unstable();
@@ -185,7 +186,7 @@ both! {
             let logits = dflash_logits(&fixture, case["logits"].as_str().unwrap());
             let ours = dflash::COLUMN.distribution(&args, None, &logits, &[]).unwrap();
             if let Some(argmax) = case["argmax"].as_u64() {
-                assert_eq!(ours.support, [(argmax as u32, 1.0)], "{name}: argmax");
+                assert_eq!(ours.support(), [(argmax as u32, 1.0)], "{name}: argmax");
             } else {
                 assert_dflash_support(&name, &ours, case);
             }
@@ -199,7 +200,9 @@ both! {
         for t in [9.9e-6, 1e-5, 0.3, 0.6, 1.0, 1.7] {
             for logits in ["reference", "near_tie_at_threshold"] {
                 let logits = dflash_logits(&fixture, logits);
-                let (exact, port) = internal::dflash(&dflash_call(t), &logits).unwrap();
+                let call = dflash_call(t);
+                let exact = dflash::NAME.column().distribution(&call, None, &logits, &[]).unwrap();
+                let port = dflash::candle_port(&call).unwrap();
                 let c = sampling_lab_core::compare(&exact, &port.distribution(&logits, &[]).unwrap());
                 assert!(c.max_abs_diff <= EXACT_TOLERANCE, "T={t}: max |Δp| {}", c.max_abs_diff);
             }
@@ -230,7 +233,7 @@ both! {
         // browser's main thread for half a minute, and other tests check them.
         for name in ["t07_default", "k40p09", "ties_3221_k2", "greedy"] {
             let analysis = Analysis::run(&case(name).input);
-            let checked = internal::draws_of(&analysis, llama_cpp::NAME, 5_000, 9).expect("llama.cpp draws").unwrap();
+            let checked = draws_of(&analysis, llama_cpp::NAME, 5_000, 9).expect("llama.cpp draws").unwrap();
             assert!(checked.consistent, "{name}: tv {} > bound {}, {} outside", checked.tv_to_exact, checked.bound, checked.outside_exact);
         }
     }
@@ -285,7 +288,7 @@ fn assert_dflash_support(name: &str, ours: &Distribution, case: &Value) {
                 .collect::<Vec<_>>()
         })
     };
-    let mut kept: Vec<u32> = ours.support.iter().map(|(i, _)| *i).collect();
+    let mut kept: Vec<u32> = ours.support().iter().map(|(i, _)| *i).collect();
     kept.sort_unstable();
     assert_eq!(kept.len() as u64, case["kept"].as_u64().unwrap(), "{name}: kept count");
     if let Some(expected) = ids("kept_ids") {

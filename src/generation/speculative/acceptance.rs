@@ -5,7 +5,7 @@ use super::{ModelTarget, Target};
 use crate::generation::{GenerationError, Sampler};
 use crate::model::Model;
 use sampling_lab_core::columns::dflash;
-use sampling_lab_core::internal::torch_argmax;
+use sampling_lab_core::columns::torch_argmax;
 use sampling_lab_core::GenerateArgs;
 use std::sync::Arc;
 

@@ -6,7 +6,7 @@ use super::draft::{continuation, prompt_lookup, DraftSource};
 use super::{Rejection, Round, Speculation, Speculative, State, Target, REJECTION_TOP};
 use crate::generation::session::Finish;
 use crate::generation::{GenerationError, Sampler};
-use sampling_lab_core::internal::torch_argmax;
+use sampling_lab_core::columns::torch_argmax;
 use sampling_lab_core::ColumnName;
 use sampling_lab_core::Message;
 
@@ -111,7 +111,7 @@ impl Speculative {
                 Some(Rejection {
                     draft: (drafted, there.prob(drafted)),
                     drawn: (posterior[accepted], there.prob(posterior[accepted])),
-                    top: there.support.into_iter().take(REJECTION_TOP).collect(),
+                    top: there.support().iter().take(REJECTION_TOP).copied().collect(),
                 })
             }
             None => None,

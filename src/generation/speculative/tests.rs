@@ -3,7 +3,7 @@
 use super::draft::prompt_lookup;
 use super::*;
 use sampling_lab_core::columns::dflash;
-use sampling_lab_core::internal::torch_argmax;
+use sampling_lab_core::columns::torch_argmax;
 use sampling_lab_core::GenerateArgs;
 
 const V: usize = 5;
@@ -148,7 +148,7 @@ fn a_rejection_gives_the_target_distribution_at_the_first_mismatch() {
                 assert_eq!(r.draft, (round.draft[kept], there.prob(round.draft[kept])));
                 assert_eq!(r.drawn, (round.posterior[kept], there.prob(round.posterior[kept])));
                 assert!(r.drawn.1 > 0.0 && r.drawn.0 != r.draft.0);
-                assert_eq!(r.top, there.support[..r.top.len()]);
+                assert_eq!(r.top, there.support()[..r.top.len()]);
             }
             None => assert_eq!(kept, round.draft.len(), "no rejection: the whole draft was kept"),
         }

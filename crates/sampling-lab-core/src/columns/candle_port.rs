@@ -22,6 +22,7 @@ pub(crate) const REPEAT_LAST_N: usize = 64;
 
 /// How much of the context a repetition penalty looks at.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum PenaltyWindow {
     /// The last n tokens, as candle's examples do (`repeat_last_n = 64`).
     Last(usize),
@@ -131,7 +132,7 @@ impl CandlePort {
             _ => {
                 return Ok(self
                     .distribution(logits, &[])?
-                    .support
+                    .support()
                     .iter()
                     .map(|(i, _)| *i)
                     .collect())

@@ -23,6 +23,7 @@ pub const NAME: ColumnName = ColumnName::new("corrected");
 
 /// The corrected port's registry entry.
 pub static COLUMN: Column = Column {
+    catalogs: super::catalogs!("corrected"),
     name: NAME,
     code: Some("Rust"),
     draws: true,

@@ -38,6 +38,7 @@ pub(crate) const TEMPERATURE_ONLY: Rule = Rule::new("dflash_temperature_only", N
 
 /// DFlash's registry entry.
 pub static COLUMN: Column = Column {
+    catalogs: super::catalogs!("dflash"),
     name: NAME,
     code: Some("Rust"),
     draws: true,
@@ -51,6 +52,25 @@ pub(crate) const GREEDY_BELOW: f64 = 1e-5;
 
 /// DFlash's temperature when the caller gives none (`sample(logits, temperature=0.0)`).
 pub(crate) const DEFAULT_TEMPERATURE: f64 = 0.0;
+
+/// DFlash's `sample()` for the call's temperature as a candle `LogitsProcessor` draws it: argmax
+/// below DFlash's 1e-5 (candle's own switch is at 1e-7), else the whole vocabulary at that
+/// temperature. What the call's `temperature` cannot be (None) is refused as Python refuses it.
+///
+/// ```
+/// use sampling_lab_core::columns::{dflash, Column};
+/// use sampling_lab_core::{compare, GenerateArgs};
+///
+/// let args = GenerateArgs::from_json_str(r#"{"temperature": 0.6}"#)?;
+/// let logits = [2.0f32, 1.0, 0.5, -1.0];
+/// let exact = dflash::NAME.column().distribution(&args, None, &logits, &[])?;
+/// let port = dflash::candle_port(&args)?;
+/// assert!(compare(&exact, &port.distribution(&logits, &[])?).max_abs_diff < 1e-6);
+/// # Ok::<(), sampling_lab_core::SamplingError>(())
+/// ```
+pub fn candle_port(args: &GenerateArgs) -> Result<CandlePort, SamplingError> {
+    Ok(DflashSampling::from_args(args)?.candle_port())
+}
 
 /// DFlash's sampler for one call.
 #[derive(Clone, Debug, PartialEq)]
@@ -275,7 +295,7 @@ mod tests {
         let dist = dflash(r#"{"temperature": 0.0}"#)
             .distribution(&[1.0, 4.0, 4.0])
             .unwrap();
-        assert_eq!(dist.support, [(1, 1.0)]);
+        assert_eq!(dist.support(), [(1, 1.0)]);
     }
 
     #[test]
@@ -283,7 +303,7 @@ mod tests {
         let dist = dflash(r#"{"temperature": 0.01}"#)
             .distribution(&[0.0, -0.5, -2.0])
             .unwrap();
-        assert_eq!(dist.kept(), 2, "{:?}", dist.support);
+        assert_eq!(dist.kept(), 2, "{:?}", dist.support());
     }
 
     #[test]

@@ -155,7 +155,7 @@ impl<F: Fn(&[f32], &[u32]) -> Result<Distribution, SamplingError>> TokenSampler 
 
     fn next_with_probability(&mut self, logits: &[f32], context: &[u32]) -> Result<(u32, f64), SamplingError> {
         let distribution = (self.distribution)(logits, context)?;
-        let support = &distribution.support;
+        let support = &distribution.support();
         let index = WeightedIndex::new(support.iter().map(|(_, p)| *p))
             .map_err(|e| SamplingError::invalid(Message::new("invalid-weights").verbatim("detail", e.to_string())))?;
         let (token, p) = support[index.sample(&mut self.rng)];

@@ -25,6 +25,7 @@ pub const NAME: ColumnName = ColumnName::new("hf");
 
 /// The hf column's registry entry.
 pub static COLUMN: Column = Column {
+    catalogs: super::catalogs!("hf"),
     name: NAME,
     code: None,
     draws: false,
@@ -286,7 +287,7 @@ impl Engine for HfColumn {
         let (processors, greedy_token) = match (&self.0, step.distribution) {
             (Ok(hf), Ok(d)) => (
                 hf.processors.iter().map(Processor::class_name).collect(),
-                (!hf.do_sample).then(|| d.support[0].0),
+                (!hf.do_sample).then(|| d.support()[0].0),
             ),
             _ => (Vec::new(), None),
         };
@@ -300,7 +301,7 @@ impl Engine for HfColumn {
     /// far above another column's while the distributions agree.
     fn causes(&self, step: &StepView) -> Vec<Cause> {
         let Ok(d) = step.distribution else { return Vec::new() };
-        let undrawable = d.support.iter().filter(|(_, p)| *p < VANISHING).count();
+        let undrawable = d.support().iter().filter(|(_, p)| *p < VANISHING).count();
         if undrawable == 0 {
             return Vec::new();
         }

@@ -36,6 +36,7 @@ pub(crate) mod torch_f32;
 
 pub use engine::TokenSampler;
 pub(crate) use engine::{BlockDraws, DrawSource, Drawing, Engine, ExactSampler, DRAW_BLOCK};
+pub use torch_f32::torch_argmax;
 
 use crate::arguments::params::{EffectiveParams, GenerateArgs, GenerationConfig};
 use crate::arguments::pyvalue::PyValue;
@@ -48,36 +49,53 @@ use hf::{HfOutcome, HfSampling};
 use serde::{Deserialize, Serialize};
 use thresholds::Threshold;
 
-/// Declares each engine's module and lists its [`Column`] entry, in the order every list of
-/// columns follows. (`cargo fmt` does not follow modules a macro declares: `make lint` runs
-/// rustfmt on every file by name.)
-macro_rules! registry {
-    ($($engine:ident),* $(,)?) => {
-        $(pub mod $engine;)*
-        /// Every column, in the order the report, the page and the command line list them.
-        pub static REGISTRY: &[&Column] = &[$(&$engine::COLUMN),*];
-        /// Each column's catalog (`locales/<lang>/columns/<engine>.ftl`), one per language in
-        /// [`Lang::ALL`](crate::text::Lang::ALL)'s order: its names, definition, causes and rows.
-        pub(crate) static CATALOGS: &[[&str; 2]] = &[$([
-            include_str!(concat!("../../locales/en/columns/", stringify!($engine), ".ftl")),
-            include_str!(concat!("../../locales/zh-Hans/columns/", stringify!($engine), ".ftl")),
-        ]),*];
+/// A column's catalogs (`locales/<lang>/columns/<name>.ftl`), one per language in
+/// [`Lang::ALL`](crate::text::Lang::ALL)'s order: its names, definition, causes and rows.
+macro_rules! catalogs {
+    ($name:literal) => {
+        [
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/locales/en/columns/",
+                $name,
+                ".ftl"
+            )),
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/locales/zh-Hans/columns/",
+                $name,
+                ".ftl"
+            )),
+        ]
     };
 }
+use catalogs;
 
-registry! {
-    hf,
-    literal,
-    corrected,
-    dflash,
-    transformers_js,
-    llama_cpp,
-    vllm,
-    sglang,
-    mlx_lm,
-    ollama,
+pub mod corrected;
+pub mod dflash;
+pub mod hf;
+pub mod literal;
+pub mod llama_cpp;
+pub mod mlx_lm;
+pub mod ollama;
+pub mod sglang;
+pub mod transformers_js;
+pub mod vllm;
 
-}
+/// Every column, in the order the report, the page and the command line list them: a column's
+/// module (declared above) and one line here.
+pub static REGISTRY: &[&Column] = &[
+    &hf::COLUMN,
+    &literal::COLUMN,
+    &corrected::COLUMN,
+    &dflash::COLUMN,
+    &transformers_js::COLUMN,
+    &llama_cpp::COLUMN,
+    &vllm::COLUMN,
+    &sglang::COLUMN,
+    &mlx_lm::COLUMN,
+    &ollama::COLUMN,
+];
 
 /// A column's name in the report, the page, links and the command line (`hf`, `literal`, …).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -154,6 +172,7 @@ impl<'de> Deserialize<'de> for ColumnName {
 }
 
 /// A column as the registry holds it: what it is called and how it is set up.
+#[non_exhaustive]
 pub struct Column {
     /// What the column is called everywhere; [`ColumnName::column`] finds the entry again.
     pub name: ColumnName,
@@ -167,6 +186,8 @@ pub struct Column {
     pub(crate) thresholds: fn(PyValue, &[f32]) -> Vec<Threshold>,
     /// Every cause it can name.
     pub rules: &'static [Rule],
+    /// Its words in each language ([`catalogs!`]).
+    pub(crate) catalogs: [&'static str; 2],
 }
 
 impl Column {

@@ -71,6 +71,7 @@ static OLLAMA: Server = Server {
 
 /// Ollama's registry entry.
 pub static COLUMN: Column = Column {
+    catalogs: super::catalogs!("ollama"),
     name: NAME,
     code: Some("Python"),
     draws: true,
@@ -190,7 +191,10 @@ mod tests {
     fn the_column_names_the_release_it_reproduces_in_every_language() {
         for lang in crate::Lang::ALL {
             let definition = COLUMN.info(lang).definition;
-            assert!(definition.contains(&format!("Ollama {}", OLLAMA.version)), "{lang}: {definition}");
+            assert!(
+                definition.contains(&format!("Ollama {}", OLLAMA.version)),
+                "{lang}: {definition}"
+            );
         }
     }
 }

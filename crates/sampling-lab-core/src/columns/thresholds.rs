@@ -9,6 +9,7 @@ use serde::Serialize;
 /// What a system does at a temperature: where "temperature zero" begins is where this changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Behaviour {
     /// Greedy decoding: one token, whatever the seed.
     Argmax,
@@ -21,6 +22,7 @@ pub enum Behaviour {
 
 /// What one system does with the temperature.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Threshold {
     /// The system and the call it is asked with, as the table's first column reads (code).
     pub system: &'static str,
@@ -44,6 +46,7 @@ impl Threshold {
 /// A row of the table with its detail in one language: `{system, behaviour, detail: {id, args,
 /// text}}`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct ThresholdText {
     /// The system and the call it is asked with.
     pub system: &'static str,

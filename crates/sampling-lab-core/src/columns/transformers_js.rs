@@ -41,6 +41,7 @@ const ARITHMETIC: Rule = Rule::new("transformers_js_arithmetic", NAME);
 
 /// transformers.js' registry entry.
 pub static COLUMN: Column = Column {
+    catalogs: super::catalogs!("transformers_js"),
     name: NAME,
     code: Some("JavaScript"),
     draws: false,
@@ -389,7 +390,7 @@ mod tests {
     #[test]
     fn top_k_keeps_exactly_k_preferring_the_lower_id_among_ties() {
         let d = tjs(r#"{"do_sample": true, "top_k": 2}"#).distribution(&[3.0, 2.0, 2.0, 1.0], &[]);
-        let ids: Vec<u32> = d.support.iter().map(|(i, _)| *i).collect();
+        let ids: Vec<u32> = d.support().iter().map(|(i, _)| *i).collect();
         assert_eq!(ids, [0, 1]);
     }
 
@@ -409,7 +410,7 @@ mod tests {
     fn temperature_zero_with_sampling_decodes_greedily_instead_of_raising() {
         let t = tjs(r#"{"do_sample": true, "temperature": 0}"#);
         assert!(t.switched_to_greedy && !t.do_sample);
-        assert_eq!(t.distribution(&[1.0, 5.0, 5.0], &[]).support, [(1, 1.0)]);
+        assert_eq!(t.distribution(&[1.0, 5.0, 5.0], &[]).support(), [(1, 1.0)]);
     }
 
     #[test]

@@ -39,6 +39,7 @@ use serde::Serialize;
 
 /// One request for one column, and how the column set up with it compares with hf here.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct Request {
     /// The `generate()` call the column reads, as Python writes it.
     pub call: String,
@@ -59,6 +60,7 @@ pub struct Request {
 /// What ports the call to one column: the fixed request nearest to hf, and, when that does not
 /// agree, the one that agrees at this step only.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct Port {
     /// The column (a registered one other than hf).
     pub column: ColumnName,

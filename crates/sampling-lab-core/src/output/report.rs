@@ -21,6 +21,7 @@ use serde_json::{Map, Value};
 /// each key optional (English, [`DEFAULT_PAIR`](super::finding::DEFAULT_PAIR), no).
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
+#[non_exhaustive]
 pub struct ReportOptions {
     /// The language of every `text`.
     pub lang: Lang,
@@ -60,6 +61,7 @@ impl ReportOptions {
 
 /// One column's entry: what every entry has, then the column's own fields.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct Entry {
     /// The set-up in one line (a candle `Sampling`, transformers' processors, …).
     pub sampling: String,
@@ -82,6 +84,7 @@ pub struct Entry {
 /// transformers' reading of the call: the values it runs with, where each came from, and which
 /// of them a port that copies the arguments would miss.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct EffectiveReport {
     /// Every field's value, by its Python name.
     pub values: Map<String, Value>,
@@ -98,6 +101,7 @@ pub struct EffectiveReport {
 /// `{"vocab", "effective_params", "effective", <each column's entry by name>, "compare",
 /// "call", "finding", "causes", "greedy_thresholds", "code"}`, columns in the registry's order.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Report {
     /// The vocabulary's size.
     pub vocab: usize,
@@ -295,7 +299,7 @@ fn entry(
         Ok(d) => Entry {
             sampling,
             kept: d.kept(),
-            support: d.support.clone(),
+            support: d.support().to_vec(),
             entropy: Some(d.entropy()),
             error: None,
             notes,

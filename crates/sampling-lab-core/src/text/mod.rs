@@ -24,6 +24,7 @@ use serde::Serialize;
 
 /// A language the catalogs are written in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Lang {
     /// English, the catalogs' source.
     #[default]
@@ -82,6 +83,7 @@ impl std::str::FromStr for Lang {
 
 /// One argument of a message.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Arg {
     /// Text used as it is, in every language: code, a parameter's name, a value's Python repr,
     /// a library's own words.

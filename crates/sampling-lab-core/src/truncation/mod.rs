@@ -11,8 +11,14 @@
 //! `_get_logits_processor`'s order), and its argument in [`Field`] if it is a new one.
 
 mod closure;
+pub mod epsilon;
+pub mod eta;
 mod kept;
+pub mod min_p;
 mod ngram;
+pub mod top_k;
+pub mod top_p;
+pub mod typical;
 
 pub(crate) use closure::helpers_source;
 pub(crate) use kept::Kept;
@@ -46,11 +52,10 @@ impl Argument for f64 {
     }
 }
 
-/// Declares each rule's module and the [`Warper`] over them, in the order transformers adds them.
+/// The [`Warper`] over the rules' modules (declared above, each a plain `mod`), in the order
+/// transformers adds them.
 macro_rules! warpers {
     ($($(#[$doc:meta])* $variant:ident($ty:ty) = $module:ident,)*) => {
-        $(pub mod $module;)*
-
         /// One of transformers' truncating warpers with its argument. In the report (the
         /// corrected port's `closure`) it reads `{"step": "top_k", "value": 40}`.
         #[derive(Clone, Copy, Debug, PartialEq, Serialize)]

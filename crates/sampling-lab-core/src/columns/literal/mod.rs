@@ -35,6 +35,7 @@ const TOP_P_NOT_RENORMALISED: Rule = Rule::new("top_p_not_renormalised", NAME);
 
 /// The literal port's registry entry.
 pub static COLUMN: Column = Column {
+    catalogs: super::catalogs!("literal"),
     name: NAME,
     code: Some("Rust"),
     draws: true,

@@ -63,6 +63,7 @@ const ARITHMETIC: Rule = Rule::new("llama_cpp_arithmetic", NAME);
 
 /// llama.cpp's registry entry.
 pub static COLUMN: Column = Column {
+    catalogs: super::catalogs!("llama_cpp"),
     name: NAME,
     code: Some("JavaScript"),
     draws: true,
@@ -384,14 +385,14 @@ mod tests {
     fn greedy_keeps_the_first_maximum_in_the_current_order() {
         let d = chain(r#"{"temperature": 0, "top_k": 0, "top_p": 1.0, "min_p": 0.0}"#)
             .distribution(&[1.0, 5.0, 5.0, 0.0], &[]);
-        assert_eq!(d.support, [(1, 1.0)]);
+        assert_eq!(d.support(), [(1, 1.0)]);
     }
 
     #[test]
     fn top_p_zero_keeps_one_token() {
         let d = chain(r#"{"temperature": 1.0, "top_k": 0, "top_p": 0.0, "min_p": 0.0}"#)
             .distribution(&[0.5, 2.0, 1.0], &[]);
-        assert_eq!(d.support, [(1, 1.0)]);
+        assert_eq!(d.support(), [(1, 1.0)]);
     }
 
     #[test]

@@ -61,6 +61,7 @@ const ARITHMETIC: Rule = Rule::new("mlx_lm_arithmetic", NAME);
 
 /// mlx-lm's registry entry.
 pub static COLUMN: Column = Column {
+    catalogs: super::catalogs!("mlx_lm"),
     name: NAME,
     code: Some("Python"),
     draws: true,
@@ -270,7 +271,7 @@ mod tests {
         let d = mlx(r#"{"do_sample": true, "top_p": 0.9}"#)
             .distribution(&[1.0, 4.0, 4.0], &[])
             .unwrap();
-        assert_eq!(d.support, [(1, 1.0)]);
+        assert_eq!(d.support(), [(1, 1.0)]);
     }
 
     #[test]
@@ -296,7 +297,7 @@ mod tests {
         let d = mlx(r#"{"temperature": -0.5, "top_k": 3}"#)
             .distribution(&[3.0, 2.0, 1.0, 1.0, 0.5, -1.0], &[])
             .unwrap();
-        let ids: Vec<u32> = d.support.iter().map(|(i, _)| *i).collect();
+        let ids: Vec<u32> = d.support().iter().map(|(i, _)| *i).collect();
         assert_eq!(ids, [3, 4, 5]);
     }
 

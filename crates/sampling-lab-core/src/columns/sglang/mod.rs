@@ -59,6 +59,7 @@ const ARITHMETIC: Rule = Rule::new("sglang_arithmetic", NAME);
 
 /// SGLang's registry entry.
 pub static COLUMN: Column = Column {
+    catalogs: super::catalogs!("sglang"),
     name: NAME,
     code: Some("Python"),
     draws: true,

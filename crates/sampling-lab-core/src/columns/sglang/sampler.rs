@@ -205,7 +205,7 @@ mod tests {
     #[test]
     fn top_k_one_is_greedy_at_any_temperature() {
         assert_eq!(
-            step(r#"{"top_k": 1, "temperature": 1.5}"#, &[1.0, 3.0, 3.0]).support,
+            step(r#"{"top_k": 1, "temperature": 1.5}"#, &[1.0, 3.0, 3.0]).support(),
             [(1, 1.0)]
         );
     }

@@ -60,6 +60,7 @@ const ARITHMETIC: Rule = Rule::new("vllm_arithmetic", NAME);
 
 /// vLLM's registry entry.
 pub static COLUMN: Column = Column {
+    catalogs: super::catalogs!("vllm"),
     name: NAME,
     code: Some("Python"),
     draws: true,
@@ -263,7 +264,7 @@ mod tests {
     #[test]
     fn dflash_s_benchmark_call_keeps_the_top_token() {
         let v = vllm(r#"{"do_sample": true, "temperature": 0.6, "top_p": 1.0, "top_k": 1}"#);
-        assert_eq!(v.distribution(&[1.0, 3.0, 2.0], &[]).unwrap().support, [(1, 1.0)]);
+        assert_eq!(v.distribution(&[1.0, 3.0, 2.0], &[]).unwrap().support(), [(1, 1.0)]);
     }
 
     #[test]

@@ -32,6 +32,7 @@ pub const VISIBLE_OUTSIDE: f64 = 0.01;
 /// where transformers does (nothing to compare with).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct StepFigures {
     /// How many tokens a draw can land on (0 when the library refuses the call).
     pub kept: usize,
@@ -45,6 +46,7 @@ pub struct StepFigures {
 
 /// One step of an answer under every column.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct AnswerStep {
     /// The token the answer wrote at this step.
     pub token: u32,
@@ -119,6 +121,7 @@ impl AnswerStep {
 
 /// What one column's figures add up to along an answer.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct ColumnSummary {
     /// Σ of its masses outside transformers' support: the expected number of steps at which its
     /// draw would be a token transformers never draws.
@@ -250,6 +253,7 @@ impl Answer {
 /// `{"steps": [{"token", "hf_entropy", "columns": {<column>: figures}}], "summary": {<column>:
 /// summary}, "lang", "sentences": [text]}`, columns in the registry's order.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct AnswerReport {
     /// Each step's figures.
     pub steps: Vec<AnswerStep>,

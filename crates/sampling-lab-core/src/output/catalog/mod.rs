@@ -7,7 +7,7 @@ mod number;
 
 use crate::columns::causes::{Cause, CauseText};
 use crate::columns::thresholds::{Threshold, ThresholdText};
-use crate::columns::{Column, ColumnName, CATALOGS};
+use crate::columns::{Column, ColumnName, REGISTRY};
 use crate::text::{Arg, Lang, Message, Text};
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
@@ -52,7 +52,7 @@ impl Catalog {
         bundle.set_formatter(Some(format_number));
         bundle.add_builtins().expect("NUMBER is not defined twice");
         let sources = std::iter::once(CORE[index])
-            .chain(CATALOGS.iter().map(|c| c[index]))
+            .chain(REGISTRY.iter().map(|c| c.catalogs[index]))
             .chain(extra);
         for source in sources {
             let resource = FluentResource::try_new(source.to_string())
@@ -171,6 +171,7 @@ impl Column {
 
 /// A column as the page lists it: `{name, label, short, definition, code, draws}`.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct ColumnInfo {
     /// The column's name (the report's key).
     pub name: ColumnName,

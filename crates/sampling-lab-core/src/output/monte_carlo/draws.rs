@@ -168,7 +168,7 @@ pub fn summarize(counts: &[u64], exact: &Distribution, hf: Option<&Distribution>
     let tv_to_exact = total_variation(&observed, exact);
     let bound = 0.5
         * exact
-            .support
+            .support()
             .iter()
             .map(|(_, p)| (p * (1.0 - p) / nf).sqrt())
             .sum::<f64>()

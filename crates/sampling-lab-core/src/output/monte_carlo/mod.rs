@@ -3,17 +3,18 @@
 //! Every column Monte Carlo draws is drawn with its library's own generator (candle's
 //! `LogitsProcessor` for the candle ports, llama.cpp's `std::mt19937`, …), in seeded blocks
 //! that any number of threads can share out: [`Analysis::monte_carlo`] and its result,
-//! [`MonteCarlo`].
+//! [`MonteCarlo`]; a run made in parts ([`MonteCarloRun`], each [`Part`] a thread's share, whose
+//! counts one part absorbs), and one column's draws checked alone ([`draws_of`]).
 
 pub(crate) mod draws;
 pub(crate) mod run;
 
-pub use draws::Draws;
+pub use draws::{Draws, Part};
+pub use run::{draws_of, MonteCarloRun};
 
 use super::analysis::Analysis;
 use crate::columns::ColumnName;
 use crate::SamplingError;
-use run::MonteCarloRun;
 use serde::ser::SerializeMap;
 use serde::Serialize;
 
@@ -78,6 +79,7 @@ impl Serialize for MonteCarlo {
 /// JSON, the draws' fields or `{"error": …}`).
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
+#[non_exhaustive]
 pub enum DrawsOrError {
     /// The draws and the check of their counts.
     Draws(Draws),
