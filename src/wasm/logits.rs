@@ -3,7 +3,7 @@
 
 use super::{args, generation_config, report_options, to_js, Failure};
 use crate::logits_file;
-use sampling_lab_core::output::monte_carlo::{MonteCarloRun, Part};
+use sampling_lab_core::output::monte_carlo::{self, Part};
 use sampling_lab_core::{Analysis, Answer, Inspection, Port};
 use wasm_bindgen::prelude::*;
 
@@ -96,7 +96,7 @@ pub fn monte_carlo(
     let part = Part::new(part.unwrap_or(0), parts.unwrap_or(1))?;
     let input = inspection(logits, params_json, generation_config_json, context_ids)?;
     Ok(MonteCarloRun {
-        run: MonteCarloRun::new(&Analysis::run(&input), draws, seed, part),
+        run: monte_carlo::MonteCarloRun::new(&Analysis::run(&input), draws, seed, part),
     })
 }
 
@@ -146,7 +146,7 @@ impl DrawJob {
 /// (frequencies, distinct tokens, share outside the hf support, the statistical check).
 #[wasm_bindgen]
 pub struct MonteCarloRun {
-    run: MonteCarloRun,
+    run: monte_carlo::MonteCarloRun,
 }
 
 #[wasm_bindgen]
