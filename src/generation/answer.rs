@@ -44,9 +44,25 @@ impl AnswerFigures {
         Ok(self.answer.push_step(&inspection, token))
     }
 
-    /// Runs `session` to its end, reading each new step under every column on a second thread as
-    /// it comes: on a machine with a spare core the figures then cost little beyond the generation
-    /// itself (`make bench` measures both). `on_step` sees each step as it is generated.
+    /// Runs `session` to its end, reading each new step under every column as it comes: on a
+    /// second thread where there are threads, so that on a machine with a spare core the figures
+    /// cost little beyond the generation itself (`make bench` measures both); one step after the
+    /// other where there are none (wasm32 without threads: the page reads them in a worker).
+    /// `on_step` sees each step as it is generated.
+    #[cfg(target_arch = "wasm32")]
+    pub fn generate_beside(
+        &mut self,
+        session: &mut Session,
+        mut on_step: impl FnMut(&Step),
+    ) -> Result<(), GenerationError> {
+        let from = self.answer.steps().len();
+        while let Some(step) = session.step()? {
+            on_step(&step);
+        }
+        self.follow(session, from).map(|_| ())
+    }
+
+    /// See the wasm32 version: here the figures are read on a second thread.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn generate_beside(
         &mut self,
