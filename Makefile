@@ -54,10 +54,14 @@ serve:
 # The page as a folder for any static host: dist/ (README, "Publish the page"). MODEL=… makes another
 # file the site's default (a Hub GGUF: Org/Repo/file.gguf or its URL), MODEL_SHA256=… its checksum;
 # CHATS=chats.json ships a writer's own chats' steps beside the page's (docs/publishing.md).
+# The first screen of each page is then drawn into its HTML (scripts/prerender.mjs); SITE_URL=https://…
+# (the site's address) gives link previews their picture.
 CHATS ?=
+SITE_URL ?=
 site: setup pkg model
 	node scripts/build-steps.mjs $(if $(MODEL),$(MODEL),) $(if $(CHATS),--chats $(CHATS),)
 	MODEL="$(MODEL)" MODEL_SHA256="$(MODEL_SHA256)" node scripts/build-site.mjs
+	SITE_URL="$(SITE_URL)" node scripts/prerender.mjs
 
 # mlx-lm's own sampler for tests/mlx_lm.rs (reference/requirements-mlx.txt: mlx on its CPU backend,
 # 50 MB): the venv made when missing, the pinned packages installed when they are not there.

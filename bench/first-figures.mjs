@@ -56,8 +56,11 @@ async function writeStepFile() {
   }
 }
 
-/** The query of a visit: the site's default chat, or the writer's with its step file. */
+/** The path and query of a visit: the site's default chat — its prerendered page or embed, as
+ * "Embed this" writes a link to it (the model-first site has no steps, and says so) — or the
+ * writer's with its step file. */
 function query(flow, embed) {
+  if (flow === "shipped") return embed ? "embed.html" : "";
   if (flow !== "step-file") return embed ? "?embed=1" : "";
   return stateQuery({ ...DEFAULTS, embed: true, user: WRITERS_CHAT.messages[0].content, prefix: "", stepfile: STEP_FILE });
 }
@@ -98,8 +101,9 @@ export async function visit(browser, base, { flow, embed, mbit, warm }) {
   return { first_figures_s: seconds, bytes, model_requested: modelRequested ? 1 : 0 };
 }
 
-/** Waits for the first sentence of figures; in the model-first flow an embed's reader asks for the
- * model at once (it would otherwise wait for them). */
+/** Waits for the first sentence of figures on screen (a prerendered page's are in its HTML; one
+ * opened on another state shows them once its scripts drew them); in the model-first flow an
+ * embed's reader asks for the model at once (it would otherwise wait for them). */
 async function firstFigures(page, modelFirst) {
   const figures = page.getByTestId("finding").filter({ hasText: /./ }).waitFor({ timeout: 600_000 });
   if (modelFirst) {

@@ -142,6 +142,14 @@ function headers(policy) {
   Cache-Control: no-cache
 /index.html
   Cache-Control: no-cache
+/index.zh-Hans.html
+  Cache-Control: no-cache
+/embed.html
+  Cache-Control: no-cache
+/embed.zh-Hans.html
+  Cache-Control: no-cache
+/prerendered/*
+  Cache-Control: no-cache
 /embed-example.html
   Cache-Control: no-cache
 `;
@@ -156,7 +164,7 @@ function sizes(version) {
       : file.startsWith(`assets/${version}/pkg-threads/`) ? (file.endsWith(".wasm") ? "threaded wasm (isolated hosts only)" : "threaded wasm glue (JS)")
       : file.startsWith("assets/") ? (file.includes("/vendor/") ? "vendored: Chart.js, Fluent, the exercise schema and guides" : "page scripts and styles")
         : file.startsWith("models/") ? "default model" : file.startsWith("exercises/") ? "exercises"
-          : file.startsWith("steps/") ? "shipped steps: logits, vocabulary, index" : "pages and _headers";
+          : file.startsWith("steps/") ? "shipped steps: logits, vocabulary, answers, index" : "pages and _headers";
     const bytes = readFileSync(join(OUT, file));
     const sum = groups.get(group) ?? { files: 0, bytes: 0, gzip: 0 };
     sum.files += 1;

@@ -27,7 +27,8 @@ const HELPERS = `
     }
   };
   const ready = () => until(() => text("[data-testid=model-status]") === "ready", "the model");
-  const figure = (id) => until(() => /^\\d+$/.test(text("[data-testid=" + id + "]")) && text("[data-testid=" + id + "]"), id);
+  // Drawn by the page's scripts: dist/'s pages carry their first figures before them.
+  const figure = (id) => until(() => document.documentElement.dataset.drawn && /^\\d+$/.test(text("[data-testid=" + id + "]")) && text("[data-testid=" + id + "]"), id);
   const fill = (s, v) => {
     const el = $(s);
     el.value = v;

@@ -73,7 +73,8 @@ export async function openPage(state, query = "", prepare = async () => {}, { mo
 /** The first figures: the report's first sentence is on the page (hidden while an exercise's
  * task is open). */
 export async function waitFigures(page) {
-  await page.waitForFunction(() => document.getElementById("finding")?.textContent, null, { timeout: 120_000 });
+  // Drawn by the page's scripts: a prerendered page (dist/) shows its first screen before them.
+  await page.waitForFunction(() => document.getElementById("finding")?.textContent && document.documentElement.dataset.drawn, null, { timeout: 120_000 });
 }
 
 /** The model, loaded: asked for with the page's own control where no one has asked yet. */

@@ -99,7 +99,7 @@ test("a link to a chat the site does not ship says where the figures go that it 
         assert.deepEqual(requests, [], "the embed asked for the model on its own");
         await page.locator("#needs-model-load").click();
       }
-      await page.getByTestId("finding").filter({ hasText: /./ }).waitFor({ timeout: 120_000 });
+      await page.waitForFunction(() => document.documentElement.dataset.drawn, null, { timeout: 120_000 });
       assert.equal(await notice.isVisible(), false, "the notice goes once the figures are up");
       assert.equal(requests.length, 1);
       assert.equal(await page.getByLabel("User message").inputValue(), "Name a colour.");

@@ -29,7 +29,7 @@ async function savedStep(chat, where) {
   const { context, page, errors } = await visit(state.browser, state.site.base, query(chat));
   try {
     await page.locator("#status[data-state=ready]").waitFor({ timeout: 120_000 });
-    await page.getByTestId("finding").filter({ hasText: /./ }).waitFor({ timeout: 60_000 });
+    await page.waitForFunction(() => document.documentElement.dataset.drawn, null, { timeout: 60_000 });
     await page.getByRole("button", { name: "Embed this" }).click();
     const box = page.getByTestId("step-export");
     await box.waitFor();
@@ -153,7 +153,7 @@ test("a chat this browser's model computed is kept: a second visit draws its fig
   const { context, page } = await visit(state.browser, state.site.base, query(chat));
   try {
     await page.locator("#status[data-state=ready]").waitFor({ timeout: 120_000 });
-    await page.getByTestId("finding").filter({ hasText: /./ }).waitFor({ timeout: 60_000 });
+    await page.waitForFunction(() => document.documentElement.dataset.drawn, null, { timeout: 60_000 });
     const kept = await page.getByTestId("kept-hf").textContent();
     // Same browser (same storage), a new tab: the embed of the chat needs no model.
     const again = await context.newPage();

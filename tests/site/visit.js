@@ -64,6 +64,8 @@ export async function visit(browser, base, query, { viewport = { width: 1280, he
 /** Waits for the first figures and counts what was transferred before them. */
 async function figuresSeen(page, seen, finished) {
   await page.getByTestId("finding").filter({ hasText: /./ }).waitFor({ timeout: 60_000 });
+  // A prerendered page shows them before its scripts: what the test does next needs those too.
+  await page.waitForFunction(() => document.documentElement.dataset.drawn, null, { timeout: 60_000 });
   seen.figuresAt = await page.evaluate(() => window.figuresAt);
   seen.bytes = finished.filter((r) => r.endedAt <= seen.figuresAt).reduce((sum, r) => sum + r.bytes, 0);
 }

@@ -24,10 +24,13 @@ const loaded = new Map();
 let current = LANGUAGES[0];
 const changed = [];
 
-/** The page's language: the link's `lang`, else the reader's last choice here, else the
- * browser's preferred languages, else English. */
+/** The page's language: the link's `lang`, else the language of the page the site prerendered in
+ * one (`index.zh-Hans.html`), else the reader's last choice here, else the browser's preferred
+ * languages, else English. */
 export function chooseLanguage(linked) {
   if (linked && LANGUAGES.includes(linked)) return linked;
+  const prerendered = document.documentElement.dataset.pageLang;
+  if (LANGUAGES.includes(prerendered)) return prerendered;
   let remembered = null;
   try {
     remembered = localStorage.getItem(REMEMBERED);

@@ -86,8 +86,11 @@ export function showAnswer(reply, drawTokens) {
   } else if (source === "generated") {
     if (page.answer.source !== "generated") return;
     page.answer.report = report;
-  } else if (page.answer.source !== "generated") {
+  } else if (page.answer.source === null) {
+    // No answer for this chat: none is drawn (a prerendered page's was the default chat's).
     page.answer.report = null;
+    page.answer.steps = [];
+    drawTokens([]);
   }
   redrawAnswer();
   if (source !== "generated") firstScreenShown("answer");

@@ -154,6 +154,10 @@ export function showDistribution({ id, report, source, completions, url }) {
   page.stepSource = source;
   showSource(source, url);
   page.lastReport = report;
+  // Drawn by the scripts (a prerendered page's first screen is in its HTML before them): what it
+  // held of another state can show again, now that it is this one's.
+  document.documentElement.dataset.drawn = "1";
+  document.documentElement.classList.remove("other-state");
   // A report drawn again in another language leaves the refusal of the arguments on screen said.
   if (!relabel) page.inspectFailed = false;
   redraw();
@@ -224,6 +228,10 @@ function contextText(source) {
 const firstScreen = new Set();
 export function firstScreenShown(part) {
   firstScreen.add(part);
+  // The figures a prerendered page carried in its HTML are drawn again by now: its styles go.
+  if (firstScreen.has("figures") && firstScreen.has("answer")) {
+    for (const el of document.querySelectorAll("[data-ps]")) el.removeAttribute("data-ps");
+  }
   if (firstScreen.has("figures") && firstScreen.has("answer") && loadsInTheBackground()) loadModel();
 }
 

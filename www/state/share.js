@@ -7,7 +7,7 @@ import { markPreset } from "../panels/presets.js";
 import { defaultSource, modelSource, sourceText } from "../shared/model-source.js";
 import { $ } from "../panels/view.js";
 import { carriesSet } from "./set-link.js";
-import { t } from "../l10n/l10n.js";
+import { language, t } from "../l10n/l10n.js";
 
 function currentState() {
   const state = {
@@ -52,7 +52,8 @@ export function restoreState() {
   if (state.gc || state.logits) $("json-box").open = true;
   page.preset = state.preset;
   $("log-scale").checked = state.log;
-  page.embed = state.embed;
+  // A page the site prerendered as the embed (`embed.html`) is one without saying so in its link.
+  page.embed = state.embed || document.documentElement.dataset.page === "embed";
   page.threads = state.threads;
   page.exercises.teacher = state.teacher;
   page.view = state.view;
@@ -108,7 +109,10 @@ export async function embedThis(stepfile = page.stepfile) {
 
 /** The snippet itself. */
 export function embedSnippet(stepfile) {
-  const url = new URL(location.href);
+  // Where the site prerendered the embed, in this language: its first screen is in the file.
+  const prerendered = document.documentElement.dataset.page !== undefined;
+  const url = new URL(prerendered ? (language() === "en" ? "embed.html" : `embed.${language()}.html`) : location.pathname, location.href);
+  url.search = location.search;
   url.searchParams.set("embed", "1");
   if (stepfile) url.searchParams.set("stepfile", stepfile);
   else url.searchParams.delete("stepfile");

@@ -80,6 +80,7 @@ figures-waiting = Here: every column's probabilities for the next token, side by
 figures-stale-refused = These figures are still those of the last arguments that worked: the ones in the box are refused (the red line says why).
 figures-stale-edited = The arguments in the box have changed: Inspect to see their figures.
 figures-stale-chat = These figures are the previous chat's: this one's come with Inspect (for a chat the site does not ship, once the model has loaded).
+noscript-note = These figures were computed when this site was built, for the call and the chat they name. Changing either, the answer view's colours, the model and everything else on this page need JavaScript.
 causes-none = Every column samples from transformers' distribution for these settings.
 # A cause's column before its sentence; the quoted space keeps the gap English puts after a colon.
 cause-lead = { $column }:{ " " }

@@ -79,6 +79,7 @@ figures-waiting = 这里会并排列出每一列给下一个 token 的概率。
 figures-stale-refused = 这些图仍是上一次可用参数的结果：框里的参数没有被接受（红色那一行说明了原因）。
 figures-stale-edited = 框里的参数改过了：按“查看”看它们的结果。
 figures-stale-chat = 这些指标属于上一个对话：这个对话的指标要按“查看”才会出现（本站没有随页面发布的对话，要等模型加载完）。
+noscript-note = 这些指标是建站时为这里写明的调用和对话算好的。要改调用或对话、给回答着色、加载模型以及使用这个页面上的其他功能，都需要 JavaScript。
 causes-none = 在这组设置下，每一列都从 transformers 的分布里取样。
 cause-lead = { $column }：
 causes-more = 再显示 { $count } 条原因
