@@ -7,7 +7,10 @@ use std::process::Output;
 
 #[path = "support/command.rs"]
 mod command;
+#[path = "support/json.rs"]
+mod json;
 use command::run;
+use json::without_texts;
 
 const REFERENCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/logits/reference.npy");
 
@@ -392,19 +395,6 @@ fn port_prints_each_column_s_verdict_and_code_to_copy() {
     );
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("`top_p` has to be a float > 0 and < 1"));
-}
-
-/// Every `text` of a report taken out: what must not depend on the language.
-fn without_texts(value: &mut Value) {
-    match value {
-        Value::Object(map) => {
-            map.remove("text");
-            map.remove("lang");
-            map.values_mut().for_each(without_texts);
-        }
-        Value::Array(items) => items.iter_mut().for_each(without_texts),
-        _ => {}
-    }
 }
 
 #[test]

@@ -6,7 +6,10 @@ use serde_json::Value;
 
 #[path = "support/command.rs"]
 mod command;
+#[path = "support/json.rs"]
+mod json;
 use command::run;
+use json::without_texts;
 
 const MODEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/SmolLM2-135M-Instruct.Q4_1.gguf");
 const CALL: &str = r#"{"do_sample": true, "temperature": 0.7, "top_k": 40, "top_p": 0.9}"#;
@@ -31,19 +34,6 @@ fn answer(extra: &[&str]) -> Value {
     let out = run("answer", &args);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
-}
-
-/// Every `text` and `lang` taken out: what must not depend on the language.
-fn without_texts(value: &mut Value) {
-    match value {
-        Value::Object(map) => {
-            map.remove("text");
-            map.remove("lang");
-            map.values_mut().for_each(without_texts);
-        }
-        Value::Array(items) => items.iter_mut().for_each(without_texts),
-        _ => {}
-    }
 }
 
 #[test]

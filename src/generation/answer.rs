@@ -49,27 +49,18 @@ impl AnswerFigures {
     /// cost little beyond the generation itself (`make bench` measures both); one step after the
     /// other where there are none (wasm32 without threads: the page reads them in a worker).
     /// `on_step` sees each step as it is generated.
-    #[cfg(target_arch = "wasm32")]
     pub fn generate_beside(
         &mut self,
         session: &mut Session,
         mut on_step: impl FnMut(&Step),
     ) -> Result<(), GenerationError> {
         let from = self.answer.steps().len();
-        while let Some(step) = session.step()? {
-            on_step(&step);
+        if cfg!(target_arch = "wasm32") {
+            while let Some(step) = session.step()? {
+                on_step(&step);
+            }
+            return self.follow(session, from).map(|_| ());
         }
-        self.follow(session, from).map(|_| ())
-    }
-
-    /// See the wasm32 version: here the figures are read on a second thread.
-    #[cfg(not(target_arch = "wasm32"))]
-    pub fn generate_beside(
-        &mut self,
-        session: &mut Session,
-        mut on_step: impl FnMut(&Step),
-    ) -> Result<(), GenerationError> {
-        let from = self.answer.steps().len();
         let (send, steps) = std::sync::mpsc::channel::<(Vec<f32>, Vec<u32>, u32)>();
         std::thread::scope(|scope| {
             let reader = scope.spawn(move || -> Result<(), GenerationError> {
