@@ -18,7 +18,7 @@ import { followColourScheme } from "./panels/charts.js";
 import { buildGlossary, openLinkedTerm } from "./panels/glossary.js";
 import { buildParamsForm, paramsText, showParams } from "./panels/params.js";
 import { presetButtons } from "./panels/presets.js";
-import { followComparison, inspectRefused, redraw, refresh, showCompletions, showDistribution, showStale, showStepChecked } from "./panels/inspection.js";
+import { followComparison, forgetPrerendered, inspectRefused, redraw, refresh, showCompletions, showDistribution, showStale, showStepChecked } from "./panels/inspection.js";
 import { embedWithStep, listenForStepExport, saveStepFile } from "./panels/step-export.js";
 import { chat } from "./state/inputs.js";
 import { copyCode, copyLink, restoreState, saveState, showPane } from "./state/share.js";
@@ -118,7 +118,10 @@ const HANDLERS = {
   },
   [Reply.needsModel]: ({ id, model }) => {
     page.shippedModel = model ?? page.shippedModel;
-    if (requests.is(Purpose.inspect, id) || requests.is(Purpose.monteCarlo, id)) showNeedsModel();
+    if (requests.is(Purpose.inspect, id) || requests.is(Purpose.monteCarlo, id)) {
+      forgetPrerendered();
+      showNeedsModel();
+    }
     showStale();
     drawingDone(id);
   },

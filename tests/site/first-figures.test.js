@@ -49,7 +49,7 @@ test("with the model's download held, presets, arguments, the temperature table,
     await page.getByRole("button", { name: "Draw", exact: true }).click();
     await page.getByTestId("mc-status").filter({ hasText: "done" }).waitFor({ timeout: 120_000 });
     const download = page.waitForEvent("download");
-    await page.getByText("Export").click();
+    await page.getByRole("region", { name: "Distributions" }).getByText("Export", { exact: true }).click();
     await page.getByRole("button", { name: "JSON", exact: true }).click();
     assert.match((await download).suggestedFilename(), /\.json$/);
     await page.getByRole("button", { name: "Copy link" }).click();

@@ -62,7 +62,8 @@ for (const [where, prefix] of [["the root", "/"], ["a sub-path", "/docs/sampling
       assert.ok(link.startsWith(`${site.url}?`), link);
       await page.getByRole("button", { name: "Embed this" }).click();
       const snippet = await page.getByLabel("Link to this state").inputValue();
-      assert.match(snippet, new RegExp(`<iframe src="${site.url.replace(/[.?/]/g, "\\$&")}\\?[^"]*embed=1`));
+      // The site's prerendered embed, at the same place.
+      assert.match(snippet, new RegExp(`<iframe src="${site.url.replace(/[.?/]/g, "\\$&")}embed\\.html\\?[^"]*embed=1`));
       assert.ok(site.requests.some((r) => /^GET .*\/assets\/[0-9a-f]{12}\/pkg\/sampling_lab_bg\.wasm$/.test(r)), "the wasm comes from the versioned folder");
       assert.ok(!site.requests.some((r) => r.includes("pkg-threads")), "without isolation the threaded build is not fetched");
       assert.match(await page.locator("#model-info").textContent(), /exact · 1 thread ·/);

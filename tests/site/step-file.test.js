@@ -101,7 +101,8 @@ test("a chat's step saved from Embed this and put on the Hub draws an embed's fi
   const logits = new Float32Array(Uint8Array.from(Buffer.from(changed.logits, "base64")).buffer);
   logits[logits.length - 1] += 1;
   changed.logits = Buffer.from(logits.buffer).toString("base64");
-  const full = link.replace("embed=1&", "").replace(/&embed=1$/, "");
+  // The same link on the full page (the embed's prerendered file is an embed by itself).
+  const full = link.replace("/embed.html?", "/?").replace("embed=1&", "").replace(/&embed=1$/, "");
   const second = await visit(state.browser, "", full, { prepare: (c) => asTheHub(c, url, JSON.stringify(changed)) });
   try {
     await second.figures();

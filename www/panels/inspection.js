@@ -223,6 +223,18 @@ function contextText(source) {
   return prefix ? t("context-after-prefix", { content, prefix }) : t("context-after", { content });
 }
 
+/** A prerendered page opened on another state (www/first-screen.js) that must wait for the model:
+ * its HTML's figures are the default chat's, so they go rather than stand beside the notice. */
+export function forgetPrerendered() {
+  const root = document.documentElement;
+  if (!root.classList.contains("other-state")) return;
+  $("finding").textContent = "";
+  for (const id of ["compare-table", "mass-bars", "mass-others", "completion", "answer-summary"]) $(id).replaceChildren();
+  $("causes").replaceChildren();
+  $("reference-note").hidden = true;
+  root.classList.remove("other-state");
+}
+
 /** What of the first screen is drawn without the model: its figures, and the answer view (the
  * answer the site ships, or none). The model loads in the background once both are there. */
 const firstScreen = new Set();
