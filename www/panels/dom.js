@@ -7,6 +7,8 @@ export function element(tag, text = "", className = "") {
   const el = document.createElement(tag);
   if (text) el.textContent = text;
   if (className) el.className = className;
+  // Code is what it is in every language: a browser's translation leaves it alone.
+  if (tag === "code" || tag === "pre") el.translate = false;
   return el;
 }
 
