@@ -1,5 +1,6 @@
 // What readers, writers and teachers met, each as they meet it: an embed that says what is wrong
-// where its figures would be and what loading its model gives, a row that opens as its name does,
+// where its figures would be and what loading its model gives, a 640 × 480 frame that holds its
+// rows, a row that opens as its name does,
 // the write-up's note for the write-up's call only, figures that say when they are another
 // chat's, synthetic tokens named at every size, exercise links that keep their language and keep
 // the teacher view out of a student's path, a phone that asks before 98 MB, and Chinese that the
@@ -36,6 +37,32 @@ test("an embed says what is wrong with its link where its figures are, and what 
   const names = await ties.page.locator("#compare-table tr.token-row th .token-label").allTextContents();
   assert.ok(names.length >= 3 && names.every((name) => /^#\d$/.test(name)), JSON.stringify(names));
   await ties.page.close();
+});
+
+test("a 640 × 480 embed fits its frame with five whole token rows, and opened causes start at the first new one", async () => {
+  for (const lang of ["en", "zh-Hans"]) {
+    const { page } = await withoutModel(`?embed=1&lang=${lang}`, { width: 640, height: 480 });
+    const fit = async () => page.evaluate(() => {
+      const box = document.getElementById("compare-box").getBoundingClientRect();
+      const rows = [...document.querySelectorAll("#compare-table tbody tr.token-row")]
+        .filter((tr) => { const r = tr.getBoundingClientRect(); return r.top >= box.top && r.bottom <= box.bottom + 0.5; });
+      return { height: document.documentElement.scrollHeight, width: document.documentElement.scrollWidth, rows: rows.length };
+    });
+    const closed = await fit();
+    assert.ok(closed.height <= 480 && closed.width <= 640, `${lang}: the embed is ${closed.width} × ${closed.height}`);
+    assert.ok(closed.rows >= 5, `${lang}: ${closed.rows} whole token rows in view`);
+    await page.locator("#causes button.link-button").click();
+    const open = await fit();
+    assert.ok(open.height <= 480 && open.rows >= 5, `${lang}, causes open: ${JSON.stringify(open)}`);
+    // The list shows the first cause the click added at its top, not its end.
+    const offset = await page.evaluate(() => {
+      const list = document.getElementById("causes");
+      const first = list.querySelectorAll(":scope > li:not(.more-causes)")[1];
+      return Math.round(first.getBoundingClientRect().top - list.getBoundingClientRect().top);
+    });
+    assert.ok(Math.abs(offset) <= 1, `${lang}: the first new cause is ${offset} px from the list's top`);
+    await page.close();
+  }
 });
 
 test("a click anywhere on a token's row opens its detail, in view below the table's head", async () => {

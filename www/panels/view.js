@@ -192,7 +192,11 @@ function showCauses(items) {
   toggle.addEventListener("click", () => {
     causesOpen = !causesOpen;
     showCauses(items.filter((li) => !li.classList.contains("more-causes")));
-    list.querySelector("button.link-button")?.focus();
+    // The focus stays on the toggle; the reader's eye goes to the first cause it opened, at the
+    // top of the list's own scroll (an embed's causes scroll in a few lines' room).
+    list.querySelector("button.link-button")?.focus({ preventScroll: true });
+    const first = items[causesAtFirst()];
+    if (causesOpen && first) list.scrollTop += first.getBoundingClientRect().top - list.getBoundingClientRect().top;
   });
   const more = element("li", "", "more-causes");
   more.append(toggle);
