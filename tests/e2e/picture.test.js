@@ -100,10 +100,10 @@ test("the shipped completions equal what the page's own model computes for the s
   await page.waitForFunction(() => document.querySelectorAll("#compare-table .glyph").length >= 4, null, { timeout: 60_000 });
   const glyphs = await page.locator("#compare-table tbody tr.token-row").evaluateAll((trs) => trs
     .filter((tr) => tr.querySelector(".glyph")).map((tr) => [Number(tr.dataset.token), tr.querySelector(".glyph").textContent]));
-  assert.ok(glyphs.length >= 4);
-  for (const [token, glyph] of glyphs) {
-    if (expected.has(token)) assert.equal(glyph, expected.get(token), `token ${token}`);
-  }
+  // The same chat: every byte token the table names is one the build named.
+  const compared = glyphs.filter(([token]) => expected.has(token));
+  assert.ok(compared.length >= 4, `${compared.length} of the shipped completions among the rows`);
+  for (const [token, glyph] of compared) assert.equal(glyph, expected.get(token), `token ${token}`);
   await page.close();
 });
 
@@ -111,8 +111,26 @@ test("a new chat's byte tokens are named once the model is there, the figures dr
   const { page } = await openPage(browser);
   await page.getByLabel("User message").fill("How do you say good morning in Chinese?");
   await page.getByLabel("Assistant prefix").fill('In Chinese, "');
+  // Every state the table passes through, from the click to the named byte tokens.
+  await page.evaluate(() => {
+    const table = document.getElementById("compare-table");
+    window.tableStates = [];
+    new MutationObserver(() => window.tableStates.push({
+      // The rows and their figures: a new chat may open on the same byte tokens as the last.
+      tokens: [...table.querySelectorAll("tbody tr.token-row")].map((tr) => `${tr.dataset.token} ${[...tr.querySelectorAll(".p")].map((p) => p.textContent)}`).join(";"),
+      bytes: table.querySelectorAll(".bytes").length,
+      glyphs: table.querySelectorAll(".glyph").length,
+    })).observe(table, { childList: true, subtree: true });
+  });
+  const before = await page.locator("#compare-table tbody tr.token-row").evaluateAll((trs) => trs
+    .map((tr) => `${tr.dataset.token} ${[...tr.querySelectorAll(".p")].map((p) => p.textContent)}`).join(";"));
   await page.getByRole("button", { name: "Inspect" }).click();
-  await page.waitForFunction(() => document.querySelectorAll("#compare-table .glyph").length >= 2, null, { timeout: 60_000 });
+  // The reference chat's rows had their characters already: wait for the new chat's.
+  await page.waitForFunction((old) => window.tableStates.some((s) => s.tokens !== old && s.glyphs >= 2), before, { timeout: 60_000 });
+  const states = (await page.evaluate(() => window.tableStates)).filter((s) => s.tokens && s.tokens !== before);
+  assert.ok(states[0].bytes >= 2 && states[0].glyphs === 0,
+    `the new chat's figures came first, its byte tokens as bytes: ${JSON.stringify(states[0])}`);
+  assert.ok(states.at(-1).glyphs >= 2, "then the model named them");
   await page.close();
 });
 

@@ -227,6 +227,9 @@ test("Monte Carlo's x axis labels do not overlap", async () => {
   await page.getByRole("button", { name: "Draw", exact: true }).click();
   await page.getByTestId("mc-status").filter({ hasText: /^done$/ }).waitFor({ timeout: 120_000 });
   await page.waitForFunction(() => window.Chart.getChart("chart-convergence")?.data.datasets.length > 0);
+  // Its legend names each curve's column as the table's heads do, not by the column's id.
+  const legend = await page.evaluate(() => window.Chart.getChart("chart-convergence").data.datasets.map((d) => d.label));
+  assert.ok(legend.includes("literal candle port: TV") && legend.includes("corrected candle port: TV"), legend.join(" | "));
   const overlaps = await page.evaluate(() => {
     const chart = window.Chart.getChart("chart-convergence");
     const items = chart.scales.x.getLabelItems();

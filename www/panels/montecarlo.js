@@ -2,7 +2,7 @@
 // probabilities, and the total variation between draws and exact distribution against the number
 // of draws, under the check's bound, growing while the draws run. Every value comes from the
 // core (`MonteCarloRun.convergence`, the final result); this only plots them.
-import { column, columns } from "../state/columns.js";
+import { column, columns, label } from "../state/columns.js";
 import { Request } from "../shared/protocol.js";
 import { Purpose, requests } from "../state/requests.js";
 import { page } from "../state/store.js";
@@ -157,11 +157,11 @@ function finishConvergence(result) {
 function drawConvergence() {
   document.getElementById("mc-convergence").hidden = Object.keys(points).length === 0;
   const datasets = Object.entries(points).flatMap(([port, series]) => [
-    { label: t("mc-series-tv", { column: port }), data: series.map((p) => ({ x: p.draws, y: p.tv })), borderColor: colour(port), backgroundColor: colour(port), showLine: true, pointRadius: 2 },
-    { label: t("mc-series-bound", { column: port }), data: series.map((p) => ({ x: p.draws, y: p.bound })), borderColor: colour(port), borderDash: [5, 4], showLine: true, pointRadius: 0 },
+    { label: t("mc-series-tv", { column: label(port) }), data: series.map((p) => ({ x: p.draws, y: p.tv })), borderColor: colour(port), backgroundColor: colour(port), showLine: true, pointRadius: 2 },
+    { label: t("mc-series-bound", { column: label(port) }), data: series.map((p) => ({ x: p.draws, y: p.bound })), borderColor: colour(port), borderDash: [5, 4], showLine: true, pointRadius: 0 },
   ]);
   const canvas = document.getElementById("chart-convergence");
-  const last = Object.entries(points).map(([port, s]) => t("mc-convergence-point", { column: port, tv: s.at(-1).tv, bound: s.at(-1).bound, draws: s.at(-1).draws }));
+  const last = Object.entries(points).map(([port, s]) => t("mc-convergence-point", { column: label(port), tv: s.at(-1).tv, bound: s.at(-1).bound, draws: s.at(-1).draws }));
   canvas.setAttribute("aria-label", last.length ? t("mc-convergence-aria", { points: last.join("; ") }) : t("mc-convergence-none"));
   chart("convergence", canvas, {
     type: "scatter", data: { datasets },
@@ -187,8 +187,8 @@ export function drawObserved(name, side, exact, tokens) {
   const rows = side ? side.frequencies.slice(0, 10) : [];
   const labels = rows.map(([id]) => `${visible(tokens[id] ?? "")} #${id}`);
   canvas.setAttribute("aria-label", rows.length
-    ? t("mc-observed-aria", { column: name, tokens: rows.slice(0, 5).map(([id, c], i) => `${labels[i]} ${(c / side.draws).toFixed(3)} / ${(exact.get(id) ?? 0).toFixed(3)}`).join(", ") })
-    : t("mc-chart-empty", { column: name }));
+    ? t("mc-observed-aria", { column: label(name), tokens: rows.slice(0, 5).map(([id, c], i) => `${labels[i]} ${(c / side.draws).toFixed(3)} / ${(exact.get(id) ?? 0).toFixed(3)}`).join(", ") })
+    : t("mc-chart-empty", { column: label(name) }));
   chart(`observed-${name}`, canvas, {
     type: "bar",
     data: {
