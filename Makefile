@@ -29,6 +29,8 @@ lint: setup
 	find . \( -path ./target -o -path ./fuzz/target -o -path ./node_modules -o -path './.venv*' \) -prune -o -name '*.rs' -print0 | \
 	  xargs -0 rustfmt --edition 2021 --check
 	cargo clippy --workspace --all-targets --locked -- -D warnings
+	# The sampling core as a candle program takes it: without the lab's reports and Fluent.
+	cargo clippy -p sampling-lab-core --lib --no-default-features --locked -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 	npx --no -- eslint .
 

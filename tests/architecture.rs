@@ -322,3 +322,49 @@ fn normalise(path: &Path) -> PathBuf {
     }
     out
 }
+
+/// `cargo tree` of the sampling core's normal dependencies, with or without its default features.
+fn core_dependencies(default_features: bool) -> String {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut command = std::process::Command::new(cargo);
+    command.current_dir(root()).args([
+        "tree",
+        "-p",
+        "sampling-lab-core",
+        "-e",
+        "normal",
+        "--prefix",
+        "none",
+        "--locked",
+        "--offline",
+    ]);
+    if !default_features {
+        command.arg("--no-default-features");
+    }
+    let out = command.output().expect("cargo tree runs");
+    assert!(
+        out.status.success(),
+        "cargo tree: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn a_candle_program_takes_the_sampling_core_without_fluent() {
+    let with_lab = core_dependencies(true);
+    assert!(
+        with_lab.lines().any(|l| l.starts_with("fluent-bundle ")),
+        "the lab's build renders with Fluent:\n{with_lab}"
+    );
+    let bare = core_dependencies(false);
+    assert!(bare.lines().any(|l| l.starts_with("candle-core ")), "{bare}");
+    let lab: Vec<&str> = bare
+        .lines()
+        .filter(|l| l.starts_with("fluent") || l.starts_with("unic-langid") || l.starts_with("intl"))
+        .collect();
+    assert!(
+        lab.is_empty(),
+        "without its default features the core still pulls in {lab:?}"
+    );
+}

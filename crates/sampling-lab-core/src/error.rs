@@ -1,7 +1,8 @@
 //! What the core refuses, typed; the edges (the command line, the wasm API) turn it into text once.
 
-use crate::text::{Lang, Message};
-use crate::Render;
+use crate::text::Message;
+#[cfg(feature = "lab")]
+use crate::{text::Lang, Render};
 
 /// What the core refuses, typed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -12,8 +13,9 @@ pub enum SamplingError {
     #[error("{0}")]
     Refused(String),
     /// The input cannot be read: bad JSON, an unknown argument, a value of the wrong type. A
-    /// sentence of the core's catalogs (`invalid-*`), in English when shown as text.
-    #[error("{}", .0.render(Lang::En))]
+    /// sentence of the core's catalogs (`invalid-*`), in English when shown as text (its id and
+    /// arguments without the `lab` feature, which renders the catalogs).
+    #[error("{0}")]
     Invalid(Message),
     /// candle returned an error (its message, as a candle program would see it).
     #[error("{0}")]
@@ -33,6 +35,7 @@ impl SamplingError {
 
     /// What a reader is told, in `lang`: the core's own sentence in that language, a library's
     /// words (its refusal, candle's error) as they are.
+    #[cfg(feature = "lab")]
     pub fn render(&self, lang: Lang) -> String {
         match self {
             SamplingError::Invalid(message) => message.render(lang),

@@ -24,12 +24,16 @@
 //! [`Distribution`] and [`SamplingError`] are what all of them speak.
 
 #![warn(missing_docs)]
+// Without `lab` the columns' causes, thresholds and draws are compiled but nothing reads them: the
+// reports that do are the feature.
+#![cfg_attr(not(feature = "lab"), allow(dead_code, unused_imports))]
 
 pub mod arguments;
 pub mod columns;
 mod distribution;
 mod error;
 mod inspection;
+#[cfg(feature = "lab")]
 pub mod output;
 pub mod text;
 pub mod truncation;
@@ -41,11 +45,18 @@ pub use columns::{Column, ColumnName, TokenSampler};
 pub use distribution::{compare, log_softmax_f64, Comparison, Distribution, TokenList, EXACT_TOLERANCE};
 pub use error::SamplingError;
 pub use inspection::{check_logits, Inspection};
+#[cfg(feature = "lab")]
 pub use output::analysis::Analysis;
+#[cfg(feature = "lab")]
 pub use output::answer::{Answer, AnswerStep, ColumnSummary, StepFigures};
+#[cfg(feature = "lab")]
 pub use output::catalog::Render;
+#[cfg(feature = "lab")]
 pub use output::finding::DEFAULT_PAIR;
+#[cfg(feature = "lab")]
 pub use output::monte_carlo::MonteCarlo;
+#[cfg(feature = "lab")]
 pub use output::port::Port;
+#[cfg(feature = "lab")]
 pub use output::report::{Report, ReportOptions};
 pub use text::{Lang, Message};

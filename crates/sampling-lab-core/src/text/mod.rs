@@ -194,6 +194,36 @@ impl Message {
     }
 }
 
+/// The message in English, as the catalogs write it; without them (the `lab` feature off), its id
+/// and arguments, `invalid-language(tag: "xx")`, so that an error still names its problem.
+impl std::fmt::Display for Message {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        #[cfg(feature = "lab")]
+        {
+            f.write_str(&crate::Render::render(self, Lang::En))
+        }
+        #[cfg(not(feature = "lab"))]
+        {
+            f.write_str(self.id)?;
+            if self.args.is_empty() {
+                return Ok(());
+            }
+            f.write_str("(")?;
+            for (i, (name, arg)) in self.args.iter().enumerate() {
+                let separator = if i == 0 { "" } else { ", " };
+                match arg {
+                    Arg::Verbatim(text) => write!(f, "{separator}{name}: {text:?}")?,
+                    Arg::Count(n) => write!(f, "{separator}{name}: {n}")?,
+                    Arg::Number(x) => write!(f, "{separator}{name}: {x}")?,
+                    Arg::Column(column) => write!(f, "{separator}{name}: {column}")?,
+                    Arg::Message(inner) => write!(f, "{separator}{name}: {inner}")?,
+                }
+            }
+            f.write_str(")")
+        }
+    }
+}
+
 /// `{"id": …, "args": {…}}`: the arguments by name, a column by its name, a nested message as an
 /// object of its own.
 impl Serialize for Message {
