@@ -71,7 +71,7 @@ cause-runtime-no-field = { $runtime } 没有 { $ignored } 对应的字段：移�
 cause-runtime-arithmetic = { $runtime } 用 f32 执行同样的规则（留下 { $kept } 个候选）；两个分布相差超过 1e-6。
 
 ## 参考对话和它所出自的文章（文章用的是原始 f32 权重）。
-write-up-other-branch = 这个对话出自的文章用的是原始 f32 权重：那里前 40 个 token 占了 { NUMBER($published_mass, minimumFractionDigits: 4) } 的质量，超过 top_p=0.9，所以 candle 的 TopKThenTopP 在整体质量的 0.9 处截断，照字面搬的移植留下 { $published_literal } 个候选，transformers 留下 { $published_hf } 个。这个模型的前 40 个 token 只占 { NUMBER($mass, minimumFractionDigits: 3, maximumFractionDigits: 3) }，不到 0.9，所以照字面搬的移植走了另一条分支：它跳过 nucleus，40 个全部留下（transformers：{ $hf } 个）。
+write-up-other-branch = 这个对话出自的文章用的是原始 f32 权重：那里前 40 个 token 占了 { NUMBER($published_mass, minimumFractionDigits: 4) } 的质量，超过 top_p=0.9，所以 candle 的 TopKThenTopP 在整体质量的 0.9 处截断，照字面搬的移植留下 { $published_literal } 个候选，transformers 留下 { $published_hf } 个。这个模型的前 40 个 token 只占 { NUMBER($mass, minimumFractionDigits: 3, maximumFractionDigits: 3) }，不到 0.9，所以照字面搬的移植走了另一条分支：它跳过 top-p 这一步（nucleus），40 个全部留下（transformers：{ $hf } 个）。
 write-up-same-branch = 这个对话出自的文章用的是原始 f32 权重：那里前 40 个 token 占了 { NUMBER($published_mass, minimumFractionDigits: 4) } 的质量，照字面搬的移植留下 { $published_literal } 个候选，transformers 留下 { $published_hf } 个。这个模型的前 40 个 token 占 { NUMBER($mass, minimumFractionDigits: 3, maximumFractionDigits: 3) }，同样超过 top_p=0.9：走的是同一条分支，照字面搬的移植留下 { $literal } 个，transformers 留下 { $hf } 个。
 
 ## 核心拒绝读取的输入。JSON 解析器的原话（$detail）和输入里写的值保持原样。

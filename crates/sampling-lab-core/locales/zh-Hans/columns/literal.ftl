@@ -19,7 +19,7 @@ cause-literal-penalty-window = transformers 的 repetition penalty 作用于上�
 cause-literal-refused = transformers 拒绝这组参数（“{ $error }”）；照字面搬的移植却{ $candle }。
 cause-literal-refused-argmax = 悄悄地改成贪心解码（Sampling::ArgMax）
 cause-literal-refused-samples = 用 { $sampling } 取样
-cause-literal-top-p-skipped = 前 { $k } 个 token 只占 { NUMBER($mass, minimumFractionDigits: 3, maximumFractionDigits: 3) } 的质量，不到 top_p={ $p }：于是 candle 的 TopKThenTopP 跳过 nucleus，{ $k } 个全部留下；transformers 先把前 { $k } 个重新归一化，再在其中 { $p } 处截断，留下 { $hf_kept } 个。
+cause-literal-top-p-skipped = 前 { $k } 个 token 只占 { NUMBER($mass, minimumFractionDigits: 3, maximumFractionDigits: 3) } 的质量，不到 top_p={ $p }：于是 candle 的 TopKThenTopP 跳过 top-p 这一步（nucleus），{ $k } 个全部留下；transformers 先把前 { $k } 个重新归一化，再在其中 { $p } 处截断，留下 { $hf_kept } 个。
 cause-literal-top-p-not-renormalised = candle 的 TopKThenTopP 拿 top_p={ $p } 和整体质量比；transformers 先把前 { $k } 个重新归一化，再拿重新归一化后的质量比，留下 { $hf_kept } 个。
 
 note-literal-dropped = { $argument } 在 candle 里没有对应项，被丢掉了
