@@ -65,6 +65,16 @@ test("a 640 × 480 embed fits its frame with five whole token rows, and opened c
   }
 });
 
+test("a short table's box is as tall as its table, on the page and in an embed", async () => {
+  const greedy = `?params=${encodeURIComponent('{"do_sample": false}')}`;
+  for (const [query, viewport] of [[greedy, { width: 1280, height: 800 }], [`${greedy}&embed=1`, { width: 720, height: 600 }]]) {
+    const { page } = await withoutModel(query, viewport);
+    const [box, table] = await Promise.all(["#compare-box", "#compare-table"].map((s) => page.locator(s).boundingBox()));
+    assert.ok(box.height <= table.height + 4, `${query}: a ${Math.round(table.height)} px table in a ${Math.round(box.height)} px box`);
+    await page.close();
+  }
+});
+
 test("a click anywhere on a token's row opens its detail, in view below the table's head", async () => {
   const { page } = await withoutModel("?embed=1", { width: 720, height: 600 });
   const row = page.locator("#compare-table tr.token-row").nth(8);
