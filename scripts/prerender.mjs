@@ -26,8 +26,9 @@ const ROOT = new URL("..", import.meta.url).pathname;
 const DIST = join(ROOT, "dist");
 const SITE_URL = (process.env.SITE_URL ?? "").replace(/\/?$/, (end) => (process.env.SITE_URL ? "/" : end));
 const LANGUAGES = ["en", "zh-Hans"];
-/** A page's file in a language: `index.html`, `index.zh-Hans.html`. */
-const fileOf = (page, lang) => (lang === "en" ? `${page}.html` : `${page}.${lang}.html`);
+/** A page's file in a language: `index.html`, `index.zh-Hans.html`; its preview or style sheet by
+ * another extension (`preview.zh-Hans.png`). */
+const fileOf = (page, lang, extension = "html") => (lang === "en" ? `${page}.${extension}` : `${page}.${lang}.${extension}`);
 const VIEWPORTS = { index: { width: 1280, height: 800 }, embed: { width: 720, height: 600 } };
 
 /** The page's catalog in `lang`, for the sentences a page without scripts says. */
@@ -95,8 +96,8 @@ function head(page, lang, title, description) {
   // A preview's picture must be an absolute address: given only with the site's.
   if (SITE_URL) {
     lines.push(`<meta property="og:url" content="${escapeAttribute(address(fileOf(page, lang)))}">`,
-      `<meta property="og:image" content="${escapeAttribute(address(fileOf("preview", lang).replace(/\.html$/, ".png")))}">`,
-      `<meta name="twitter:image" content="${escapeAttribute(address(fileOf("preview", lang).replace(/\.html$/, ".png")))}">`);
+      `<meta property="og:image" content="${escapeAttribute(address(fileOf("preview", lang, "png")))}">`,
+      `<meta name="twitter:image" content="${escapeAttribute(address(fileOf("preview", lang, "png")))}">`);
   }
   return lines.join("\n  ");
 }
@@ -124,13 +125,13 @@ try {
   for (const page of ["index", "embed"]) {
     for (const lang of LANGUAGES) {
       const { tab, html, css } = await rendered(browser, site.base, page, lang);
-      const cssFile = fileOf(page, lang).replace(/\.html$/, ".css");
+      const cssFile = fileOf(page, lang, "css");
       writeFileSync(join(DIST, "prerendered", cssFile), `/* ${fileOf(page, lang)}: its elements' own styles, as the page's scripts set them (scripts/prerender.mjs). */\n${css}\n`);
       if (page === "embed") {
         // The picture a shared link previews: the embed's comparison, at a preview's size.
         await tab.setViewportSize({ width: 1200, height: 630 });
         await tab.waitForTimeout(300);
-        await tab.screenshot({ path: join(DIST, fileOf("preview", lang).replace(/\.html$/, ".png")) });
+        await tab.screenshot({ path: join(DIST, fileOf("preview", lang, "png")) });
       }
       await tab.close();
       pages.push([fileOf(page, lang), finish(html, page, lang, cssFile)]);

@@ -111,19 +111,19 @@ test("a new chat's byte tokens are named once the model is there, the figures dr
   const { page } = await openPage(browser);
   await page.getByLabel("User message").fill("How do you say good morning in Chinese?");
   await page.getByLabel("Assistant prefix").fill('In Chinese, "');
-  // Every state the table passes through, from the click to the named byte tokens.
-  await page.evaluate(() => {
+  // Every state the table passes through, from the click to the named byte tokens; `before`, the
+  // reference chat's rows.
+  const before = await page.evaluate(() => {
     const table = document.getElementById("compare-table");
+    // The rows and their figures: a new chat may open on the same byte tokens as the last.
+    const tokens = () => [...table.querySelectorAll("tbody tr.token-row")]
+      .map((tr) => `${tr.dataset.token} ${[...tr.querySelectorAll(".p")].map((p) => p.textContent)}`).join(";");
     window.tableStates = [];
     new MutationObserver(() => window.tableStates.push({
-      // The rows and their figures: a new chat may open on the same byte tokens as the last.
-      tokens: [...table.querySelectorAll("tbody tr.token-row")].map((tr) => `${tr.dataset.token} ${[...tr.querySelectorAll(".p")].map((p) => p.textContent)}`).join(";"),
-      bytes: table.querySelectorAll(".bytes").length,
-      glyphs: table.querySelectorAll(".glyph").length,
+      tokens: tokens(), bytes: table.querySelectorAll(".bytes").length, glyphs: table.querySelectorAll(".glyph").length,
     })).observe(table, { childList: true, subtree: true });
+    return tokens();
   });
-  const before = await page.locator("#compare-table tbody tr.token-row").evaluateAll((trs) => trs
-    .map((tr) => `${tr.dataset.token} ${[...tr.querySelectorAll(".p")].map((p) => p.textContent)}`).join(";"));
   await page.getByRole("button", { name: "Inspect" }).click();
   // The reference chat's rows had their characters already: wait for the new chat's.
   await page.waitForFunction((old) => window.tableStates.some((s) => s.tokens !== old && s.glyphs >= 2), before, { timeout: 60_000 });

@@ -1,10 +1,10 @@
 // What readers, writers and teachers met, each as they meet it: an embed that says what is wrong
 // where its figures would be and what loading its model gives, a 640 × 480 frame that holds its
-// rows, a row that opens as its name does,
-// the write-up's note for the write-up's call only, figures that say when they are another
-// chat's, synthetic tokens named at every size, exercise links that keep their language and keep
-// the teacher view out of a student's path, a phone that asks before 98 MB, and Chinese that the
-// catalog writes (units, colons, dashes).
+// rows, a short table in a box its size, a row that opens as its name does, the write-up's note
+// for the write-up's call only, figures that say when they are another chat's, synthetic tokens
+// named at every size, exercise links that keep their language and keep the teacher view out of a
+// student's path, a phone that asks before 98 MB, and Chinese that the catalog writes (units,
+// colons, dashes).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { BASE, MODEL, openPage, useBrowser, waitFigures } from "./harness.js";

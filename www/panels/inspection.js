@@ -229,8 +229,7 @@ export function forgetPrerendered() {
   const root = document.documentElement;
   if (!root.classList.contains("other-state")) return;
   $("finding").textContent = "";
-  for (const id of ["compare-table", "mass-bars", "mass-others", "completion", "answer-summary"]) $(id).replaceChildren();
-  $("causes").replaceChildren();
+  for (const id of ["compare-table", "mass-bars", "mass-others", "causes", "completion", "answer-summary"]) $(id).replaceChildren();
   $("reference-note").hidden = true;
   root.classList.remove("other-state");
 }
@@ -240,11 +239,10 @@ export function forgetPrerendered() {
 const firstScreen = new Set();
 export function firstScreenShown(part) {
   firstScreen.add(part);
+  if (!firstScreen.has("figures") || !firstScreen.has("answer")) return;
   // The figures a prerendered page carried in its HTML are drawn again by now: its styles go.
-  if (firstScreen.has("figures") && firstScreen.has("answer")) {
-    for (const el of document.querySelectorAll("[data-ps]")) el.removeAttribute("data-ps");
-  }
-  if (firstScreen.has("figures") && firstScreen.has("answer") && loadsInTheBackground()) loadModel();
+  for (const el of document.querySelectorAll("[data-ps]")) el.removeAttribute("data-ps");
+  if (loadsInTheBackground()) loadModel();
 }
 
 /** The full page loads the model in the background once its first figures are up; an embed, a

@@ -210,13 +210,13 @@ impl std::fmt::Display for Message {
             }
             f.write_str("(")?;
             for (i, (name, arg)) in self.args.iter().enumerate() {
-                let separator = if i == 0 { "" } else { ", " };
+                write!(f, "{}{name}: ", if i == 0 { "" } else { ", " })?;
                 match arg {
-                    Arg::Verbatim(text) => write!(f, "{separator}{name}: {text:?}")?,
-                    Arg::Count(n) => write!(f, "{separator}{name}: {n}")?,
-                    Arg::Number(x) => write!(f, "{separator}{name}: {x}")?,
-                    Arg::Column(column) => write!(f, "{separator}{name}: {column}")?,
-                    Arg::Message(inner) => write!(f, "{separator}{name}: {inner}")?,
+                    Arg::Verbatim(text) => write!(f, "{text:?}")?,
+                    Arg::Count(n) => write!(f, "{n}")?,
+                    Arg::Number(x) => write!(f, "{x}")?,
+                    Arg::Column(column) => f.write_str(column)?,
+                    Arg::Message(inner) => write!(f, "{inner}")?,
                 }
             }
             f.write_str(")")
